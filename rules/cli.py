@@ -1,0 +1,85 @@
+"""`python -m rules check OLD NEW ...` and `python -m rules docs`: argument parsing and output."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+from .docs import DOCS_PATH, render
+from .engine import check
+from .model import Format, Mode, Options, Policy, Report, SchemaError
+from .sources import read
+
+EXIT_USAGE = 2
+SUMMARY = "{verdict} ({mode}): {errors} error(s), {warnings} warning(s), {infos} info"
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m rules",
+                                     description="Schema evolution checks for Avro, Protobuf and JSON Schema.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("check", help="compare NEW against OLD")
+    run.add_argument("old", metavar="OLD")
+    run.add_argument("new", metavar="NEW")
+    run.add_argument("--format", choices=[f.value for f in Format])
+    run.add_argument("--mode", choices=[m.value for m in Mode], default=Mode.BACKWARD.value)
+    run.add_argument("--json", action="store_true", help="print one JSON object")
+    run.add_argument("--proto-path", action="append", default=[], metavar="DIR",
+                     help="protobuf import root (repeatable)")
+    run.add_argument("--against", action="append", default=[], metavar="OLDER",
+                     help="an older version NEW must also be compatible with (repeatable)")
+    run.add_argument("--policy", choices=[p.value for p in Policy], default=Policy.LENIENT.value,
+                     help="JSON Schema only: strict (Confluent) or lenient (default)")
+    docs = commands.add_parser("docs", help="render the rules reference")
+    docs.add_argument("--output", default=str(DOCS_PATH), help="file to write, - for stdout")
+    return parser
+
+
+def _print_text(report: Report) -> None:
+    for finding in report.findings:
+        side = " (old)" if finding.side.value == "old" else ""
+        print(f"{finding.file}:{finding.line}{side}: {finding.severity.value} {finding.rule} "
+              f"{finding.path}: {finding.message}")
+        if finding.suggestion:
+            fix = finding.suggestion
+            print(f"  fix: {fix.title} (lines {fix.line_start}-{fix.line_end}):")
+            for line in fix.replacement.splitlines():
+                print(f"  | {line}")
+    for note in report.notes:
+        print(f"note: {note}")
+    count = {s: sum(f.severity.value == s for f in report.findings) for s in ("error", "warning", "info")}
+    print(SUMMARY.format(verdict="compatible" if report.compatible else "incompatible",
+                         mode=report.mode.value, errors=count["error"], warnings=count["warning"],
+                         infos=count["info"]))
+
+
+def _check(args: argparse.Namespace) -> int:
+    proto_paths = tuple(args.proto_path)
+    try:
+        old, new = read(args.old, proto_paths=proto_paths), read(args.new, proto_paths=proto_paths)
+        against = [read(path, proto_paths=proto_paths) for path in args.against]
+        report = check(old, new, format=Format(args.format) if args.format else None,
+                       mode=Mode(args.mode), against=against,
+                       options=Options(policy=Policy(args.policy)))
+    except SchemaError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2))
+    else:
+        _print_text(report)
+    return report.exit_code
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "docs":
+        text = render()
+        if args.output == "-":
+            sys.stdout.write(text)
+        else:
+            with open(args.output, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        return 0
+    return _check(args)

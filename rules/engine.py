@@ -1,0 +1,79 @@
+"""Detect the format, parse each version once, compare, and turn raw findings into a Report."""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import PurePosixPath
+from typing import Iterable, Sequence
+
+from .limits import MAX_FINDINGS
+from .model import (Finding, Format, Mode, Options, Report, SchemaError, Severity, Side,
+                    Source)
+from .registry import RuleSpec, all_specs, format_package
+
+EXTENSIONS = {".avsc": Format.AVRO, ".proto": Format.PROTOBUF, ".json": Format.JSONSCHEMA}
+UNKNOWN_FORMAT = "cannot tell the schema format from the extension {suffix!r}; pass --format"
+TOO_MANY = "{count} more findings were not listed (limit {limit})."
+
+
+def detect_format(path: str) -> Format:
+    suffix = PurePosixPath(path).suffix.lower()
+    try:
+        return EXTENSIONS[suffix]
+    except KeyError:
+        raise SchemaError(path, None, UNKNOWN_FORMAT.format(suffix=suffix)) from None
+
+
+def _parse(package, source: Source, side: Side):
+    try:
+        return package.parse(source)
+    except SchemaError as error:
+        error.side = side
+        raise
+
+
+def check(old: Source, new: Source, *, format: Format | None = None,
+          mode: Mode = Mode.BACKWARD, against: Sequence[Source] = (),
+          options: Options = Options()) -> Report:
+    """Compare NEW with OLD (and every older version in `against`) under `mode`.
+
+    Raises SchemaError (with .side set) when a version cannot be used at all.
+    """
+    fmt = format or detect_format(new.path)
+    package = format_package(fmt)
+    new_parsed = _parse(package, new, Side.NEW)
+    specs = all_specs()
+    findings: dict[tuple, Finding] = {}
+    for older in (old, *against):
+        raw = package.compare(_parse(package, older, Side.OLD), new_parsed, options)
+        for finding in _resolve(raw, specs, mode, options, old_file=older.path, new_file=new.path):
+            # Transitive checks see the same change against several versions: report it once.
+            findings.setdefault((finding.rule, finding.path, finding.side), finding)
+    ordered = sorted(findings.values(), key=lambda f: f.sort_key)
+    notes = tuple(getattr(package, "notes", lambda _options: ())(options))
+    return Report(mode=mode, findings=_cap(ordered, new.path), notes=notes)
+
+
+def _resolve(raw: Iterable[Finding], specs: dict[str, RuleSpec], mode: Mode, options: Options,
+             *, old_file: str, new_file: str) -> Iterable[Finding]:
+    """Apply the spec's policy, the mode and the configured severities to each raw finding."""
+    for finding in raw:
+        spec = specs[finding.rule]
+        configured = options.severities.get(finding.rule, finding.severity)
+        if configured is None:
+            continue  # the rule is turned off
+        breaks = spec.breaks if finding.breaks is None else finding.breaks
+        severity = configured
+        if breaks and not breaks & mode.directions:
+            severity = Severity.INFO  # breaks only in a direction this mode does not check
+        yield dataclasses.replace(finding, severity=severity, breaks=breaks,
+                                  file=old_file if finding.side is Side.OLD else new_file)
+
+
+def _cap(findings: list[Finding], new_file: str) -> tuple[Finding, ...]:
+    if len(findings) <= MAX_FINDINGS:
+        return tuple(findings)
+    kept = findings[:MAX_FINDINGS]
+    worst = min((f.severity for f in findings[MAX_FINDINGS:]), key=lambda s: s.rank)
+    extra = Finding(rule="TOO_MANY_FINDINGS", severity=worst, line=1, path="", file=new_file,
+                    message=TOO_MANY.format(count=len(findings) - MAX_FINDINGS, limit=MAX_FINDINGS))
+    return tuple(kept) + (extra,)

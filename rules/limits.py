@@ -1,0 +1,25 @@
+"""Every size, depth and count limit the engine enforces on untrusted schema input."""
+
+# A schema file larger than this is refused before parsing (real contracts are far smaller;
+# the 10,000-field benchmark schemas are under 1 MiB).
+MAX_SCHEMA_BYTES = 2 * 1024 * 1024
+
+# JSON nesting (objects and arrays) deeper than this is refused before json.loads, which would
+# otherwise hit Python's recursion limit near 1,000 levels.
+MAX_JSON_DEPTH = 128
+
+# Named-type and $ref resolution depth when walking schemas side by side (recursive types stop
+# at the first revisit, this bounds pathological but acyclic chains).
+MAX_WALK_DEPTH = 256
+
+# protoc diagnostics kept for an error message; the rest are counted, not shown.
+MAX_PROTOC_ERRORS = 20
+
+# Seconds a protoc compilation may take before it is abandoned.
+PROTOC_TIMEOUT_SECONDS = 20
+
+# Files one protobuf compilation may pull in through imports.
+MAX_PROTO_FILES = 500
+
+# Findings one comparison may return; the rest are summarised by one finding.
+MAX_FINDINGS = 2000

@@ -1,0 +1,170 @@
+"""The engine's vocabulary: enums, Source, Finding, Suggestion, Report and SchemaError."""
+from __future__ import annotations
+
+import dataclasses
+import enum
+from dataclasses import dataclass, field
+from typing import Mapping
+
+
+class Format(str, enum.Enum):
+    AVRO = "avro"
+    PROTOBUF = "protobuf"
+    JSONSCHEMA = "jsonschema"
+
+
+class Direction(str, enum.Enum):
+    """Which reader must cope with which writer."""
+
+    BACKWARD = "backward"  # the new schema reads data written with the old one
+    FORWARD = "forward"  # the old schema reads data written with the new one
+
+
+class Mode(str, enum.Enum):
+    BACKWARD = "backward"
+    FORWARD = "forward"
+    FULL = "full"
+
+    @property
+    def directions(self) -> frozenset[Direction]:
+        if self is Mode.FULL:
+            return frozenset(Direction)
+        return frozenset({Direction(self.value)})
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 0, "warning": 1, "info": 2}[self.value]
+
+
+class Side(str, enum.Enum):
+    OLD = "old"
+    NEW = "new"
+
+
+class Policy(str, enum.Enum):
+    """JSON Schema only: how undeclared properties in open content models are treated."""
+
+    STRICT = "strict"  # Confluent's default: old producers may have written any name
+    LENIENT = "lenient"  # producers never write undeclared properties
+
+
+BOTH_DIRECTIONS = frozenset(Direction)
+BACKWARD_ONLY = frozenset({Direction.BACKWARD})
+FORWARD_ONLY = frozenset({Direction.FORWARD})
+ADVISORY = frozenset()  # breaks nothing by itself; reported at the rule's own severity
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """Replace lines line_start..line_end (1-based, inclusive) of the NEW file with replacement.
+
+    Suggestions always target the new file, because that is the side a reviewer can edit
+    (GitHub only accepts suggestion blocks on the RIGHT side of a diff).
+    """
+
+    title: str
+    line_start: int
+    line_end: int
+    replacement: str
+
+    def to_json(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    severity: Severity
+    line: int
+    path: str
+    message: str
+    side: Side = Side.NEW
+    suggestion: Suggestion | None = None
+    file: str = ""
+    # Directions in which this change breaks compatibility; None means the rule's spec decides.
+    breaks: frozenset[Direction] | None = field(default=None, compare=False)
+
+    def to_json(self) -> dict:
+        out = {
+            "rule": self.rule,
+            "severity": self.severity.value,
+            "file": self.file,
+            "line": self.line,
+            "path": self.path,
+            "message": self.message,
+            "suggestion": self.suggestion.to_json() if self.suggestion else None,
+        }
+        if self.side is Side.OLD:
+            out["side"] = Side.OLD.value
+        return out
+
+    @property
+    def sort_key(self) -> tuple:
+        return (self.file, self.side is Side.OLD, self.line, self.severity.rank, self.rule, self.path)
+
+
+@dataclass(frozen=True)
+class Report:
+    mode: Mode
+    findings: tuple[Finding, ...]
+    notes: tuple[str, ...] = ()
+
+    @property
+    def compatible(self) -> bool:
+        return not any(f.severity is Severity.ERROR for f in self.findings)
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.compatible else 1
+
+    def to_json(self) -> dict:
+        return {
+            "compatible": self.compatible,
+            "mode": self.mode.value,
+            "findings": [f.to_json() for f in self.findings],
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True)
+class Source:
+    """One version of one schema file, as text, with what it needs to be compiled."""
+
+    path: str  # the name findings carry: a repository path or the CLI argument
+    text: str
+    # protobuf: import path -> file text at the same revision (the bot fetches these)
+    imports: Mapping[str, str] = field(default_factory=dict)
+    # protobuf: local include roots to resolve imports from (the CLI's --proto-path)
+    proto_paths: tuple[str, ...] = ()
+
+
+class SchemaError(Exception):
+    """Unusable input: unreadable, too large, not parseable, or not a valid schema."""
+
+    def __init__(self, file: str, line: int | None, problem: str):
+        super().__init__(problem)
+        self.file = file
+        self.line = line
+        self.problem = problem
+        self.side: Side | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.problem}"
+
+
+@dataclass(frozen=True)
+class Options:
+    """Knobs of one comparison; the CLI and the bot's repository config both map onto these."""
+
+    policy: Policy = Policy.LENIENT
+    # protobuf: buf's breaking categories to enforce ("WIRE" always; "WIRE_JSON" adds JSON names)
+    proto_categories: frozenset[str] = frozenset({"WIRE", "WIRE_JSON"})
+    # rule id -> severity to report it at, or None to turn the rule off
+    severities: Mapping[str, Severity | None] = field(default_factory=dict)
