@@ -1,0 +1,55 @@
+"""Which webhook deliveries the App acts on, decided from the event name and payload alone."""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Work(str, enum.Enum):
+    REVIEW = "review"  # run the review of a pull request's head
+    COMMAND = "command"  # a /schema-... comment on a pull request
+    IGNORE = "ignore"
+
+
+REVIEW_ACTIONS = {"opened", "synchronize", "reopened", "ready_for_review"}
+
+
+@dataclass(frozen=True)
+class Decision:
+    work: Work
+    reason: str
+
+
+def classify(event: str, payload: dict) -> Decision:
+    """Guard clauses first: each says why a delivery is not worth a job."""
+    action = payload.get("action")
+    if event == "pull_request":
+        if action in REVIEW_ACTIONS:
+            return Decision(Work.REVIEW, f"pull_request.{action}")
+        if action == "edited" and "base" in (payload.get("changes") or {}):
+            return Decision(Work.REVIEW, "pull_request.edited (base changed)")
+        return Decision(Work.IGNORE, f"pull_request.{action} does not change what is reviewed")
+    if event == "check_run" and action == "rerequested":
+        return Decision(Work.REVIEW, "check_run.rerequested")
+    if event == "check_suite" and action == "rerequested":
+        return Decision(Work.REVIEW, "check_suite.rerequested")
+    if event == "issue_comment":
+        return _comment(payload)
+    return Decision(Work.IGNORE, f"{event}.{action} is not handled")
+
+
+def _comment(payload: dict) -> Decision:
+    action = payload.get("action")
+    if action != "created":
+        # An edited comment must not grant what its original text did not.
+        return Decision(Work.IGNORE, f"issue_comment.{action} never triggers a command")
+    if not (payload.get("issue") or {}).get("pull_request"):
+        return Decision(Work.IGNORE, "comment is on an issue, not a pull request")
+    sender = payload.get("sender") or {}
+    comment_user = (payload.get("comment") or {}).get("user") or {}
+    if sender.get("type") == "Bot" or comment_user.get("type") == "Bot":
+        return Decision(Work.IGNORE, "comments from bots (this App included) never trigger commands")
+    body = ((payload.get("comment") or {}).get("body") or "").lstrip()
+    if not body.startswith("/schema-"):
+        return Decision(Work.IGNORE, "comment is not a /schema- command")
+    return Decision(Work.COMMAND, "issue_comment.created with a /schema- command")

@@ -1,0 +1,121 @@
+"""The web layer with GitHub's official webhook payloads: signature, size, parsing, routing."""
+import json
+
+import pytest
+
+from bot.settings import Settings
+from bot.signature import sign
+from bot.web import create_app
+from bot.webhook import MAX_BODY_BYTES
+from tests.shared import webhook_example
+
+SECRET = b"it's a secret to everybody"
+
+
+class RecordingDispatcher:
+    def __init__(self):
+        self.jobs = []
+
+    def submit(self, job):
+        self.jobs.append(job)
+
+
+@pytest.fixture
+def dispatcher():
+    return RecordingDispatcher()
+
+
+@pytest.fixture
+def client(dispatcher):
+    settings = Settings(app_id="1", private_key="-----BEGIN RSA PRIVATE KEY-----", webhook_secret=SECRET)
+    return create_app(settings, dispatcher=dispatcher).test_client()
+
+
+def deliver(client, event, payload, *, secret=SECRET, signature=None, raw=None):
+    body = raw if raw is not None else json.dumps(payload).encode()
+    headers = {"X-GitHub-Event": event, "X-GitHub-Delivery": "d-1", "Content-Type": "application/json"}
+    if signature is None:
+        signature = sign(secret, body)
+    if signature:
+        headers["X-Hub-Signature-256"] = signature
+    return client.post("/webhook", data=body, headers=headers)
+
+
+@pytest.mark.parametrize("example, event, accepted", [
+    ("pull_request.opened", "pull_request", True),
+    ("pull_request.synchronize", "pull_request", True),
+    ("pull_request.reopened", "pull_request", True),
+    ("pull_request.ready_for_review", "pull_request", True),
+    ("pull_request.edited.base_changed.derived", "pull_request", True),
+    ("check_run.rerequested", "check_run", True),
+    ("check_suite.rerequested", "check_suite", True),
+    ("pull_request.labeled", "pull_request", False),
+    ("pull_request.closed", "pull_request", False),
+    ("issue_comment.created", "issue_comment", False),  # on a plain issue
+    ("issue_comment.edited.on_pull_request.derived", "issue_comment", False),
+    ("installation.created", "installation", False),
+    ("check_suite.requested", "check_suite", False),
+])
+def test_official_payloads_are_routed(client, dispatcher, example, event, accepted):
+    response = deliver(client, event, webhook_example(example))
+    assert response.status_code == (202 if accepted else 200)
+    assert response.get_json()["accepted"] is accepted
+    assert len(dispatcher.jobs) == (1 if accepted else 0)
+    if accepted:
+        assert dispatcher.jobs[0].delivery_id == "d-1" and dispatcher.jobs[0].event == event
+
+
+def test_ping_answers_pong(client, dispatcher):
+    response = deliver(client, "ping", webhook_example("ping"))
+    assert response.status_code == 200 and response.get_json() == {"msg": "pong"}
+    assert dispatcher.jobs == []
+
+
+@pytest.mark.parametrize("signature", ["", "sha256=" + "0" * 64, "sha1=abc", "garbage"])
+def test_missing_or_bad_signature_is_401_and_nothing_runs(client, dispatcher, signature):
+    response = deliver(client, "pull_request", webhook_example("pull_request.opened"), signature=signature)
+    assert response.status_code == 401
+    assert dispatcher.jobs == []
+
+
+def test_signature_with_another_secret_is_refused(client, dispatcher):
+    response = deliver(client, "pull_request", webhook_example("pull_request.opened"), secret=b"other")
+    assert response.status_code == 401 and dispatcher.jobs == []
+
+
+@pytest.mark.parametrize("raw", [b"not json", b"[1, 2]", b"\xff\xfe", b"[" * 100000])
+def test_non_object_bodies_are_400(client, dispatcher, raw):
+    response = deliver(client, "pull_request", None, raw=raw)
+    assert response.status_code == 400 and dispatcher.jobs == []
+
+
+def test_oversized_body_is_413_before_signature(client, dispatcher):
+    raw = b" " * (MAX_BODY_BYTES + 1)
+    response = deliver(client, "pull_request", None, raw=raw, signature="sha256=x")
+    assert response.status_code == 413 and dispatcher.jobs == []
+
+
+def test_healthz(client):
+    assert client.get("/healthz").get_json() == {"status": "ok"}
+
+
+def test_unknown_route_answers_json(client):
+    response = client.get("/nope")
+    assert response.status_code == 404 and "error" in response.get_json()
+
+
+def test_a_raising_handler_does_not_fail_the_delivery_or_the_worker():
+    from bot.jobs import ThreadDispatcher
+    calls = []
+
+    def handle(job):
+        calls.append(job.delivery_id)
+        raise RuntimeError("boom")
+
+    dispatcher = ThreadDispatcher(handle, workers=1)
+    settings = Settings(app_id="1", private_key="k", webhook_secret=SECRET)
+    client = create_app(settings, dispatcher=dispatcher).test_client()
+    for _ in range(2):
+        assert deliver(client, "pull_request", webhook_example("pull_request.opened")).status_code == 202
+    dispatcher.shutdown()
+    assert calls == ["d-1", "d-1"]
