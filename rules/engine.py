@@ -8,7 +8,7 @@ from typing import Iterable, Sequence
 from .limits import MAX_FINDINGS
 from .model import (Finding, Format, Mode, Options, Report, SchemaError, Severity, Side,
                     Source)
-from .registry import RuleSpec, all_specs, format_package
+from .registry import RuleSpec, format_package, specs_for
 
 EXTENSIONS = {".avsc": Format.AVRO, ".proto": Format.PROTOBUF, ".json": Format.JSONSCHEMA}
 UNKNOWN_FORMAT = "cannot tell the schema format from the extension {suffix!r}; pass --format"
@@ -41,7 +41,7 @@ def check(old: Source, new: Source, *, format: Format | None = None,
     fmt = format or detect_format(new.path)
     package = format_package(fmt)
     new_parsed = _parse(package, new, Side.NEW)
-    specs = all_specs()
+    specs = specs_for(fmt)  # only this format's package is imported: start-up stays fast
     findings: dict[tuple, Finding] = {}
     for older in (old, *against):
         raw = package.compare(_parse(package, older, Side.OLD), new_parsed, options)

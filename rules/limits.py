@@ -23,3 +23,6 @@ MAX_PROTO_FILES = 500
 
 # Findings one comparison may return; the rest are summarised by one finding.
 MAX_FINDINGS = 2000
+
+# JSON Schema: alternatives one schema may expand to when anyOf/oneOf/allOf are multiplied out.
+MAX_JSONSCHEMA_ALTERNATIVES = 256

@@ -49,8 +49,12 @@ def rule_modules(fmt: Format | None = None) -> Iterator[ModuleType]:
         yield from format_package(each).RULES
 
 
+def specs_for(fmt: Format | None = None) -> dict[str, RuleSpec]:
+    return {module.SPEC.id: module.SPEC for module in rule_modules(fmt)}
+
+
 def all_specs() -> dict[str, RuleSpec]:
-    return {module.SPEC.id: module.SPEC for module in rule_modules()}
+    return specs_for(None)
 
 
 def spec(rule_id: str) -> RuleSpec:

@@ -1,12 +1,67 @@
-"""avro support: parse, pair old/new elements, run the avro rules (listed in RULES)."""
-from ..model import SchemaError
+"""Avro support: parse, pair old/new elements once, run the Avro rules (listed in RULES).
 
-RULES = ()
+Paths name elements by where they are declared: `Record.field` (the record's unqualified name,
+or its full name when two named types share it), `Enum.SYMBOL`, a named type by its name, and
+below a field `[]` for array items, `{}` for map values and `<type>` for a union branch
+(`Order.lines[]`, `Event.value<int>`). An unnamed top-level schema is `$`.
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from typing import Iterable
+
+from ..model import BOTH_DIRECTIONS, Finding, Options
+from . import (decimal_changed, enum_symbol_added, enum_symbol_removed,
+               field_added_without_default, field_deleted_not_deprecated,
+               field_removed_without_default, field_renamed_with_alias,
+               field_renamed_without_alias, fixed_size_changed, logical_type_changed,
+               named_type_renamed_with_alias, named_type_renamed_without_alias,
+               nullable_made_non_nullable, type_changed, type_promoted, union_branch_added,
+               union_branch_removed)
+from .pairs import Context, walk
+from .parse import parse
+from .schema import Parsed
+
+RULES = (
+    field_added_without_default,
+    field_removed_without_default,
+    field_deleted_not_deprecated,
+    field_renamed_without_alias,
+    field_renamed_with_alias,
+    type_changed,
+    type_promoted,
+    union_branch_removed,
+    union_branch_added,
+    nullable_made_non_nullable,
+    enum_symbol_removed,
+    enum_symbol_added,
+    fixed_size_changed,
+    named_type_renamed_without_alias,
+    named_type_renamed_with_alias,
+    decimal_changed,
+    logical_type_changed,
+)
+
+__all__ = ["RULES", "parse", "compare"]
 
 
-def parse(source):
-    raise SchemaError(source.path, None, "avro support is not built yet")
+def compare(old: Parsed, new: Parsed, options: Options) -> Iterable[Finding]:
+    """Every rule's findings for one old/new pair; each rule sees only the pairs it inspects."""
+    checks = defaultdict(list)
+    for rule in RULES:
+        checks[rule.PAIR].append(rule)
+    ctx = Context(old=old, new=new)
+    for pair in walk(old.root, new.root):
+        for rule in checks[type(pair)]:
+            for finding in rule.check(pair, ctx):
+                yield from _within(finding, rule.SPEC, getattr(pair, "directions", BOTH_DIRECTIONS))
 
 
-def compare(old, new, options):
-    return iter(())
+def _within(finding: Finding, spec, directions) -> Iterable[Finding]:
+    """Keep only the breaks in directions whose readers actually resolve the pair."""
+    breaks = spec.breaks if finding.breaks is None else finding.breaks
+    if directions == BOTH_DIRECTIONS or not breaks:
+        yield finding
+    elif breaks & directions:
+        yield dataclasses.replace(finding, breaks=breaks & directions)

@@ -1,12 +1,42 @@
 """jsonschema support: parse, pair old/new elements, run the jsonschema rules (listed in RULES)."""
-from ..model import SchemaError
+from __future__ import annotations
 
-RULES = ()
+from typing import Iterator
+
+from ..model import Finding, Options, Policy
+from . import (branch_added, branch_removed, constraint_changed, constraint_loosened,
+               constraint_tightened, content_model_narrowed, content_model_widened,
+               dependency_added, dependency_removed, enum_changed, enum_narrowed, enum_widened,
+               external_ref_changed, oneof_branch_overlaps, property_added,
+               property_made_optional, property_made_required, property_removed,
+               property_removed_without_deprecation, property_renamed,
+               required_default_not_applied, required_property_added, required_undeclared,
+               type_changed, type_narrowed, type_widened)
+from .context import Context
+from .parse import Parsed, parse
+
+RULES = (
+    type_narrowed, type_widened, type_changed,
+    enum_narrowed, enum_widened, enum_changed,
+    constraint_tightened, constraint_loosened, constraint_changed,
+    required_property_added, property_made_required, property_made_optional,
+    required_default_not_applied, required_undeclared,
+    property_added, property_removed, property_renamed, property_removed_without_deprecation,
+    content_model_narrowed, content_model_widened,
+    dependency_added, dependency_removed,
+    branch_removed, branch_added, oneof_branch_overlaps,
+    external_ref_changed,
+)
+LENIENT_NOTE = ("Policy lenient: producers are assumed never to write properties a schema does "
+                "not declare, so adding an optional property to an open content model is "
+                "compatible (use --policy strict for Confluent's classification).")
+
+__all__ = ["RULES", "parse", "compare", "notes"]
 
 
-def parse(source):
-    raise SchemaError(source.path, None, "jsonschema support is not built yet")
+def compare(old: Parsed, new: Parsed, options: Options) -> Iterator[Finding]:
+    return Context(old, new, options, RULES).findings()
 
 
-def compare(old, new, options):
-    return iter(())
+def notes(options: Options) -> tuple[str, ...]:
+    return (LENIENT_NOTE,) if options.policy is Policy.LENIENT else ()

@@ -1,12 +1,62 @@
-"""protobuf support: parse, pair old/new elements, run the protobuf rules (listed in RULES)."""
-from ..model import SchemaError
+"""protobuf support: compile with protoc, pair old/new elements, run the rules listed in RULES."""
+from __future__ import annotations
 
-RULES = ()
+from typing import Iterable
+
+from ..model import Finding, Options, Side
+from . import (enum_deleted, enum_value_deleted_not_reserved, enum_value_number_changed,
+               enum_value_renamed, field_cardinality_changed, field_default_changed,
+               field_deleted_not_deprecated, field_deleted_not_reserved,
+               field_json_cardinality_changed, field_json_name_changed, field_json_type_changed,
+               field_number_changed, field_oneof_changed, field_renamed,
+               field_type_incompatible, field_type_reference_changed, message_deleted,
+               package_changed, required_field_changed, reserved_deleted,
+               rpc_signature_changed)
+from .context import WIRE_JSON, Context
+from .pairs import walk
+from .parse import parse
+
+RULES = (
+    package_changed,
+    message_deleted,
+    enum_deleted,
+    field_deleted_not_reserved,
+    field_deleted_not_deprecated,
+    field_number_changed,
+    field_renamed,
+    field_json_name_changed,
+    field_type_incompatible,
+    field_type_reference_changed,
+    field_json_type_changed,
+    field_cardinality_changed,
+    field_json_cardinality_changed,
+    field_oneof_changed,
+    required_field_changed,
+    field_default_changed,
+    reserved_deleted,
+    enum_value_deleted_not_reserved,
+    enum_value_number_changed,
+    enum_value_renamed,
+    rpc_signature_changed,
+)
+WIRE_ONLY_NOTE = ("Protobuf checks use buf's WIRE category only: JSON names and JSON-only type "
+                  "changes are not checked.")
+_BY_KIND: dict = {}
+for _rule in RULES:
+    for _kind in _rule.KINDS:
+        _BY_KIND.setdefault(_kind, []).append(_rule)
+
+__all__ = ["RULES", "parse", "compare", "notes"]
 
 
-def parse(source):
-    raise SchemaError(source.path, None, "protobuf support is not built yet")
+def compare(old, new, options: Options) -> Iterable[Finding]:
+    """Every rule's findings for each old/new pair, in one walk."""
+    new_schema, old_schema = new.schema(Side.NEW), old.schema(Side.OLD)
+    ctx = Context(old=old_schema, new=new_schema, json=WIRE_JSON in options.proto_categories)
+    for pair in walk(old_schema, new_schema):
+        for rule in _BY_KIND.get(pair.kind, ()):
+            yield from rule.check(pair, ctx)
 
 
-def compare(old, new, options):
-    return iter(())
+def notes(options: Options) -> tuple[str, ...]:
+    return () if WIRE_JSON in options.proto_categories else (WIRE_ONLY_NOTE,)

@@ -1,0 +1,1 @@
+"""schema-review's GitHub App: reviews pull requests that change Avro, Protobuf or JSON Schemas."""

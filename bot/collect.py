@@ -1,0 +1,136 @@
+"""Gather a pull request's schema changes from GitHub: file list, both versions, imports, history."""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from posixpath import dirname, join, normpath
+from typing import Callable
+
+from rules.limits import MAX_SCHEMA_BYTES
+
+from .config import Config
+from .github import Blob, RepoClient
+from .review import FileChange, FileStatus
+
+IMPORT = re.compile(r'^\s*import\s+(?:public\s+|weak\s+)?"([^"\n]+)"\s*;', re.MULTILINE)
+# Rounds of import fetching (imports of imports); each round is one GraphQL query.
+MAX_IMPORT_ROUNDS = 4
+WELL_KNOWN = "google/protobuf/"
+# Versions looked at for a deprecation marker or a transitive check, at most.
+HISTORY_DEPTH = 30
+TOO_LARGE = "the {side} version is {size:,} bytes, over the {limit:,}-byte limit for a schema"
+BINARY = "the {side} version is binary, not schema text"
+
+
+class LazyHistory(Sequence):
+    """A file's older versions, fetched only if a rule needs them (transitive mode, deprecations).
+
+    Most reviews never look, so a pull request costs no history calls at all.
+    """
+
+    def __init__(self, fetch: Callable[[], list[tuple[str, str, str]]]):
+        self._fetch, self._items = fetch, None
+
+    def _load(self) -> list:
+        if self._items is None:
+            self._items = self._fetch()
+        return self._items
+
+    def __bool__(self) -> bool:
+        return True  # checked before iteration; the fetch decides what is really there
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+    def __getitem__(self, index):
+        return self._load()[index]
+
+    def __iter__(self):
+        return iter(self._load())
+
+
+def collect(repo: RepoClient, pull, config: Config, *, base_sha: str, head_sha: str,
+            base_ref: str) -> list[FileChange]:
+    """Every changed file the config classifies as a schema, with its texts fetched in bulk."""
+    files = [f for f in repo.changed_files(pull)
+             if config.classify(f.filename) or (f.previous_filename and config.classify(f.previous_filename))]
+    wanted = []
+    for f in files:
+        if f.status != FileStatus.ADDED:
+            wanted.append((base_sha, f.previous_filename or f.filename))
+        if f.status != FileStatus.REMOVED:
+            wanted.append((head_sha, f.filename))
+    blobs = repo.blobs(wanted)
+    imports = _imports(repo, config, blobs, files)
+    changes = []
+    for f in files:
+        base_path = f.previous_filename or f.filename
+        changes.append(FileChange(
+            path=f.filename, status=f.status, previous_path=f.previous_filename, patch=f.patch,
+            base_text=_text(blobs.get((base_sha, base_path))),
+            head_text=_text(blobs.get((head_sha, f.filename))),
+            base_imports=imports.get((base_sha, base_path), {}),
+            head_imports=imports.get((head_sha, f.filename), {}),
+            history=LazyHistory(lambda path=base_path: _history(repo, path, base_ref, config)),
+            problem=_problem(base=blobs.get((base_sha, base_path)), head=blobs.get((head_sha, f.filename)))))
+    return changes
+
+
+def _problem(**versions: Blob | None) -> str | None:
+    """Why a version cannot be reviewed at all (it is never downloaded whole), else None."""
+    for side, blob in versions.items():
+        if blob is not None and blob.too_large:
+            return TOO_LARGE.format(side=side, size=blob.size, limit=MAX_SCHEMA_BYTES)
+        if blob is not None and blob.binary:
+            return BINARY.format(side=side)
+    return None
+
+
+def _text(blob: Blob | None) -> str | None:
+    return blob.text if blob else None
+
+
+def _history(repo: RepoClient, path: str, ref: str, config: Config) -> list[tuple[str, str, str]]:
+    commits = repo.history(path, ref, max(HISTORY_DEPTH, config.transitive_versions))
+    blobs = repo.blobs([(sha, path) for sha, _date in commits])
+    return [(sha, date, _text(blobs.get((sha, path))) or "") for sha, date in commits]
+
+
+def _imports(repo: RepoClient, config: Config, blobs: dict, files) -> dict:
+    """Import path -> text for every protobuf version, fetched at the same revision.
+
+    One GraphQL query per round of imports (a file's imports, then theirs), not one per file.
+    """
+    roots = config.import_roots or ("",)
+    found: dict[tuple[str, str], dict[str, str]] = {}
+    # (schema version it is for, ref, path of the importing file, its text)
+    todo = []
+    for key, blob in blobs.items():
+        if blob and blob.text and key[1].endswith(".proto"):
+            found[key] = {}
+            todo.append((key, key[0], key[1], blob.text))
+    fetched: dict[tuple[str, str], str | None] = {}
+    for _round in range(MAX_IMPORT_ROUNDS):
+        wanted = {}
+        for owner, ref, importer, text in todo:
+            for name in IMPORT.findall(text):
+                if not name.startswith(WELL_KNOWN) and name not in found[owner]:
+                    wanted[(owner, name)] = [(ref, c) for c in _candidates(name, importer, roots)]
+        missing = [key for keys in wanted.values() for key in keys if key not in fetched]
+        if not wanted:
+            break
+        if missing:
+            fetched.update((key, blob.text if blob else None) for key, blob in repo.blobs(missing).items())
+        todo = []
+        for (owner, name), keys in wanted.items():
+            hit = next((key for key in keys if fetched.get(key) is not None), None)
+            if hit is not None and name not in found[owner]:
+                found[owner][name] = fetched[hit]
+                todo.append((owner, hit[0], hit[1], fetched[hit]))
+    return found
+
+
+def _candidates(name: str, importer: str, roots) -> list[str]:
+    """Repository paths an import may refer to: under each configured root, or beside the file."""
+    out = [normpath(join(root, name)) for root in roots] + [normpath(join(dirname(importer), name))]
+    return [p for p in dict.fromkeys(out) if not p.startswith("..")]

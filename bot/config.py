@@ -1,0 +1,242 @@
+"""The repository's `.github/schema-review.yml` as a validated, frozen Config.
+
+| key | default | meaning |
+|---|---|---|
+| `version` | `1` | config format version; only `1` exists |
+| `paths.avro` | `["**/*.avsc"]` | globs of Avro schemas (`*` stays in one directory, `**` crosses them) |
+| `paths.protobuf` | `["**/*.proto"]` | globs of Protobuf schemas |
+| `paths.jsonschema` | `["**/*.schema.json", "**/schemas/**/*.json"]` | globs of JSON Schemas |
+| `exclude` | `[]` | globs never reviewed |
+| `compatibility` | `backward` | `backward`, `forward`, `full`, or one of them with `_transitive` |
+| `overrides` | `[]` | `[{paths: [globs], compatibility: ...}]`, first match wins |
+| `transitive_versions` | `5` | versions on the base branch (the base included) `*_transitive` checks against |
+| `jsonschema.policy` | `lenient` | `strict` (Confluent: open content models may hold anything) or `lenient` |
+| `protobuf.categories` | `[WIRE, WIRE_JSON]` | buf breaking categories; `WIRE` is always on |
+| `protobuf.import_roots` | `[]` | directories, relative to the repository root, imports resolve from |
+| `rules` | `{}` | `RULE_ID: error, warning, info or off` |
+| `deprecation_window_days` | `14` | days a field must stay deprecated before it may be deleted |
+| `max_files` | `300` | schema files reviewed per pull request; the rest are listed as not reviewed |
+| `override.min_permission` | `write` | permission needed for `/schema-override`: read, triage, write, maintain, admin |
+| `override.allow_users` / `allow_teams` | `[]` | users and `org/team` slugs allowed whatever their permission |
+| `override.allow_author` | `false` | whether the pull request's author may override their own change |
+| `override.min_reason_length` | `10` | characters the override's reason needs |
+| `override.conclusion` | `success` | conclusion of an overridden check: `success` or `neutral` |
+
+Formats not listed under `paths` keep their default globs; `[]` turns a format off.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping, NamedTuple
+
+import rules
+from rules import Format, Mode, Policy, Severity
+
+from . import globs
+from .configfile import ConfigError, Node, did_you_mean, load  # noqa: F401 (ConfigError: re-exported)
+from .render.model import Conclusion
+
+CONFIG_PATH = ".github/schema-review.yml"
+BAD_VERSION = "expected 1, the only config version"
+BAD_ROOT = "expected a relative directory inside the repository"
+UNKNOWN_RULE = "unknown rule{hint}"
+OFF = "off"
+PROTO_CATEGORIES = ("WIRE", "WIRE_JSON")
+
+# Rules the bot itself reports (not the engine); `rules:` may set their severity too.
+SCHEMA_INVALID = "SCHEMA_INVALID"
+SCHEMA_FILE_REMOVED = "SCHEMA_FILE_REMOVED"
+DEPRECATION_WINDOW = "SCHEMA_DEPRECATION_WINDOW"
+BOT_RULES = frozenset({SCHEMA_INVALID, SCHEMA_FILE_REMOVED, DEPRECATION_WINDOW})
+
+DEFAULT_PATHS = MappingProxyType({
+    Format.AVRO: ("**/*.avsc",),
+    Format.PROTOBUF: ("**/*.proto",),
+    Format.JSONSCHEMA: ("**/*.schema.json", "**/schemas/**/*.json"),
+})
+
+
+class Compatibility(enum.StrEnum):
+    BACKWARD = "backward"
+    FORWARD = "forward"
+    FULL = "full"
+    BACKWARD_TRANSITIVE = "backward_transitive"
+    FORWARD_TRANSITIVE = "forward_transitive"
+    FULL_TRANSITIVE = "full_transitive"
+
+    @property
+    def mode(self) -> Mode:
+        return Mode(self.value.removesuffix("_transitive"))
+
+    @property
+    def transitive(self) -> bool:
+        return self.value.endswith("_transitive")
+
+
+class Permission(enum.StrEnum):
+    """GitHub's repository permission levels, weakest first."""
+
+    READ = "read"
+    TRIAGE = "triage"
+    WRITE = "write"
+    MAINTAIN = "maintain"
+    ADMIN = "admin"
+
+    @property
+    def rank(self) -> int:
+        return list(Permission).index(self)
+
+
+class Classification(NamedTuple):
+    format: Format
+    mode: Mode
+    transitive: bool
+
+
+@dataclass(frozen=True)
+class PathOverride:
+    paths: tuple[str, ...]
+    compatibility: Compatibility
+
+
+@dataclass(frozen=True)
+class OverridePolicy:
+    """Who may force a failing check green with `/schema-override <reason>`."""
+
+    min_permission: Permission = Permission.WRITE
+    allow_users: tuple[str, ...] = ()
+    allow_teams: tuple[str, ...] = ()
+    allow_author: bool = False
+    min_reason_length: int = 10
+    conclusion: Conclusion = Conclusion.SUCCESS
+
+
+@dataclass(frozen=True)
+class Config:
+    version: int = 1
+    paths: Mapping[Format, tuple[str, ...]] = field(default_factory=lambda: DEFAULT_PATHS)
+    exclude: tuple[str, ...] = ()
+    compatibility: Compatibility = Compatibility.BACKWARD
+    overrides: tuple[PathOverride, ...] = ()
+    transitive_versions: int = 5
+    policy: Policy = Policy.LENIENT
+    proto_categories: frozenset[str] = frozenset(PROTO_CATEGORIES)
+    import_roots: tuple[str, ...] = ()
+    severities: Mapping[str, Severity | None] = field(default_factory=dict)
+    deprecation_window_days: int = 14
+    max_files: int = 300
+    override: OverridePolicy = OverridePolicy()
+
+    def classify(self, path: str) -> Classification | None:
+        """The format and mode a repository path is reviewed with, or None when it is no schema."""
+        if globs.matches(path, self.exclude):
+            return None
+        fmt = next((f for f in Format if globs.matches(path, self.paths.get(f, ()))), None)
+        if fmt is None:
+            return None
+        chosen = next((o.compatibility for o in self.overrides if globs.matches(path, o.paths)),
+                      self.compatibility)
+        return Classification(fmt, chosen.mode, chosen.transitive)
+
+    def options(self) -> rules.Options:
+        engine_rules = {k: v for k, v in self.severities.items() if k not in BOT_RULES}
+        return rules.Options(policy=self.policy, proto_categories=self.proto_categories,
+                             severities=engine_rules)
+
+    def severity(self, rule: str, default: Severity) -> Severity | None:
+        return self.severities.get(rule, default)
+
+
+def parse_config(text: str | None, *, known_rules: frozenset[str] | None = None,
+                 file: str = CONFIG_PATH) -> Config:
+    """Config from the file's text (None: no file, the defaults). Raises ConfigError."""
+    if text is None:
+        return Config()
+    root = load(text, file=file)
+    if root.value is None:
+        return Config()
+    known = known_rules if known_rules is not None else frozenset(rules.all_specs()) | BOT_RULES
+    top = root.mapping(allowed=_TOP_KEYS)
+    if "version" in top and top["version"].integer() != 1:
+        raise top["version"].error(BAD_VERSION)
+    values: dict = {key: reader(top[key]) for key, reader in _READERS.items() if key in top}
+    if "jsonschema" in top:
+        section = top["jsonschema"].mapping(allowed=("policy",))
+        if "policy" in section:
+            values["policy"] = section["policy"].choice(Policy)
+    if "protobuf" in top:
+        values.update(_protobuf(top["protobuf"]))
+    if "rules" in top:
+        values["severities"] = _severities(top["rules"], known)
+    return Config(**values)
+
+
+def _paths(node: Node) -> Mapping[Format, tuple[str, ...]]:
+    given = node.mapping(allowed=[f.value for f in Format])
+    return MappingProxyType({f: given[f.value].globs() if f.value in given else DEFAULT_PATHS[f]
+                             for f in Format})
+
+
+def _overrides(node: Node) -> tuple[PathOverride, ...]:
+    out = []
+    for item in node.sequence():
+        entry = item.mapping(allowed=("paths", "compatibility"), required=("paths", "compatibility"))
+        out.append(PathOverride(entry["paths"].globs(), entry["compatibility"].choice(Compatibility)))
+    return tuple(out)
+
+
+def _protobuf(node: Node) -> dict:
+    section = node.mapping(allowed=("categories", "import_roots"))
+    values = {}
+    if "categories" in section:
+        items = section["categories"].sequence()
+        chosen = {item.choice_of(PROTO_CATEGORIES, upper=True) for item in items}
+        values["proto_categories"] = frozenset(chosen | {"WIRE"})
+    if "import_roots" in section:
+        roots = []
+        for item in section["import_roots"].sequence():
+            root = item.string().strip("/") if not item.string().startswith("/") else ""
+            if not root or ".." in root.split("/"):
+                raise item.error(BAD_ROOT)
+            roots.append(root)
+        values["import_roots"] = tuple(roots)
+    return values
+
+
+def _severities(node: Node, known: frozenset[str]) -> Mapping[str, Severity | None]:
+    out: dict[str, Severity | None] = {}
+    for rule, value in node.mapping().items():
+        if rule not in known:
+            raise value.error(UNKNOWN_RULE.format(hint=did_you_mean(rule, known)))
+        # YAML 1.1 reads a bare `off` as false, so both spellings turn a rule off.
+        chosen = value.choice_of((*[s.value for s in Severity], OFF), falsy=OFF)
+        out[rule] = None if chosen == OFF else Severity(chosen)
+    return MappingProxyType(out)
+
+
+def _override_policy(node: Node) -> OverridePolicy:
+    section = node.mapping(allowed=[f for f in OverridePolicy.__dataclass_fields__])
+    readers = {
+        "min_permission": lambda n: n.choice(Permission),
+        "allow_users": lambda n: tuple(item.string() for item in n.sequence()),
+        "allow_teams": lambda n: tuple(item.string() for item in n.sequence()),
+        "allow_author": Node.boolean,
+        "min_reason_length": lambda n: n.integer(low=0, high=1000),
+        "conclusion": lambda n: Conclusion(n.choice_of((Conclusion.SUCCESS, Conclusion.NEUTRAL))),
+    }
+    return OverridePolicy(**{key: readers[key](value) for key, value in section.items()})
+
+
+_READERS = {
+    "paths": _paths,
+    "exclude": Node.globs,
+    "compatibility": lambda n: n.choice(Compatibility),
+    "overrides": _overrides,
+    "transitive_versions": lambda n: n.integer(low=1, high=50),
+    "deprecation_window_days": lambda n: n.integer(low=0, high=3650),
+    "max_files": lambda n: n.integer(low=1, high=3000),
+    "override": _override_policy,
+}
+_TOP_KEYS = ("version", *_READERS, "jsonschema", "protobuf", "rules")

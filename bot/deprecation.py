@@ -1,0 +1,136 @@
+"""Whether a deleted field had been deprecated for long enough, from the file's history."""
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime, timedelta, timezone
+from typing import Iterable, Sequence
+
+from rules import Finding, Format, Severity, Side
+
+from .config import DEPRECATION_WINDOW
+
+TOO_SOON = ('"{path}" was deleted {when}; the deprecation window is {window} days, so it may '
+            "be deleted from {until}.")
+SAME_DAY = "on the day it was marked deprecated ({since})"
+DAYS_AFTER = "{days} after it was marked deprecated on {since}"
+# A protobuf field or enum value with `[deprecated = true]`, and the message or enum around it.
+PROTO_DEPRECATED = re.compile(r"\b(\w+)\s*=\s*-?\d+\s*\[[^\]]*\bdeprecated\s*=\s*true")
+PROTO_PARENT = re.compile(r"^\s*(?:message|enum)\s+(\w+)", re.MULTILINE)
+PROTO_ELEMENT = r"\b{name}\s*=\s*-?\d+"
+JSON_NAMED = r'"name"\s*:\s*"{name}"|"{name}"\s*:'
+MAX_JSON_NODES = 200_000
+# The rule engine's Avro convention, which JSON Schema authors use in descriptions too.
+DOC_PREFIXES = ("deprecated", "@deprecated")
+
+History = Sequence[tuple[str, str, "str | bytes"]]
+
+
+def check(base: str, head: str, *, fmt: Format, file: str, history: History,
+          window_days: int, now: datetime, severity: Severity) -> list[Finding]:
+    """One finding per deprecated element deleted less than `window_days` after it was marked.
+
+    `history` is the file's versions on the base branch, newest first (normally starting with
+    the base itself): the marker landed in the oldest version of the newest unbroken run of
+    versions that carry it. Deleting a field never deprecated is the rule engine's business.
+    """
+    if window_days <= 0 or not history:
+        return []
+    out = []
+    for name, path, line in deleted_deprecated(base, head, fmt=fmt):
+        since = _marked_since(name, fmt, history)
+        if since is None or _aware(now) >= since + timedelta(days=window_days):
+            continue
+        days = (_aware(now) - since).days
+        until = since + timedelta(days=window_days)
+        day = since.date().isoformat()
+        when = SAME_DAY.format(since=day) if days < 1 else DAYS_AFTER.format(days=_days(days),
+                                                                            since=day)
+        message = TOO_SOON.format(path=path, when=when, window=window_days,
+                                  until=until.date().isoformat())
+        out.append(Finding(rule=DEPRECATION_WINDOW, severity=severity, line=line, path=path,
+                           message=message, side=Side.OLD, file=file, breaks=frozenset()))
+    return out
+
+
+def deleted_deprecated(base: str, head: str, *, fmt: Format) -> list[tuple[str, str, int]]:
+    """(name, element path, base line) of each element deprecated in base and gone in head."""
+    out = []
+    if fmt is Format.PROTOBUF:
+        for match in PROTO_DEPRECATED.finditer(base):
+            name = match.group(1)
+            if re.search(PROTO_ELEMENT.format(name=re.escape(name)), head):
+                continue
+            parents = PROTO_PARENT.findall(base, 0, match.start())
+            path = f"{parents[-1]}.{name}" if parents else name
+            out.append((name, path, base.count("\n", 0, match.start()) + 1))
+        return out
+    head_names = {name for name, _parent, _obj in _named(_json(head))}
+    for name, parent, obj in _named(_json(base)):
+        if _marks(obj) and name not in head_names:
+            found = re.search(JSON_NAMED.format(name=re.escape(name)), base)
+            line = base.count("\n", 0, found.start()) + 1 if found else 1
+            out.append((name, f"{parent}.{name}" if parent else name, line))
+    return out
+
+
+def _marked_since(name: str, fmt: Format, history: History) -> datetime | None:
+    since = None
+    for _sha, date, text in history:
+        if not deprecated(text, fmt=fmt, name=name):
+            break
+        since = _aware(datetime.fromisoformat(date))
+    return since
+
+
+def deprecated(text: str | bytes, *, fmt: Format, name: str) -> bool:
+    """Whether the schema text marks the element called `name` as deprecated."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    if fmt is Format.PROTOBUF:
+        return any(m.group(1) == name for m in PROTO_DEPRECATED.finditer(text))
+    return any(found == name and _marks(obj) for found, _parent, obj in _named(_json(text)))
+
+
+def _marks(obj: dict) -> bool:
+    # JSON Schema has `deprecated`; Avro has no keyword, so a custom property or the doc says it.
+    doc = obj.get("doc") if isinstance(obj.get("doc"), str) else ""
+    return obj.get("deprecated") is True or doc.lower().lstrip().startswith(DOC_PREFIXES)
+
+
+def _json(text: str) -> object:
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _named(document: object) -> Iterable[tuple[str, str, dict]]:
+    """(name, enclosing record's name, object) for Avro fields and JSON Schema properties."""
+    stack: list[tuple[str, object]] = [("", document)]
+    budget = MAX_JSON_NODES
+    while stack and budget:
+        budget -= 1
+        parent, value = stack.pop()
+        if isinstance(value, list):
+            stack.extend((parent, item) for item in value)
+        if not isinstance(value, dict):
+            continue
+        if isinstance(value.get("name"), str) and "type" in value:
+            yield value["name"], parent, value  # an Avro field (or named type)
+        if value.get("type") == "record" and isinstance(value.get("name"), str):
+            parent = value["name"]
+        properties = value.get("properties")
+        if isinstance(properties, dict):
+            for key, schema in properties.items():
+                if isinstance(schema, dict):
+                    yield key, "", schema
+        stack.extend((parent, child) for child in value.values())
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def _days(days: int) -> str:
+    return f"{days} day{'s' if days != 1 else ''}"

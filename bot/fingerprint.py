@@ -1,0 +1,36 @@
+"""A finding's identity across pushes, and the hidden marker that carries it in a comment."""
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Iterable
+
+from rules import Finding
+
+MARKER = "<!-- schema-review:fingerprint={fingerprint} -->"
+MARKER_PATTERN = re.compile(r"<!-- schema-review:fingerprint=([0-9a-f]{16}) -->")
+
+
+def fingerprint(finding: Finding, *, file: str) -> str:
+    """16 hex digits from the rule, the file and the element; never the line, which moves.
+
+    `file` is the head path the pull request shows (a finding on a removed element carries the
+    base path, which differs after a rename).
+    """
+    identity = "\0".join((finding.rule, file, finding.path))
+    return hashlib.sha256(identity.encode("utf-8")).hexdigest()[:16]
+
+
+def marker(value: str) -> str:
+    return MARKER.format(fingerprint=value)
+
+
+def found_in(body: str | None) -> str | None:
+    """The fingerprint a comment of ours carries, or None for anybody else's comment."""
+    match = MARKER_PATTERN.search(body or "")
+    return match.group(1) if match else None
+
+
+def posted(bodies: Iterable[str | None]) -> set[str]:
+    """Fingerprints already posted, from the bodies of the pull request's comments."""
+    return {value for value in map(found_in, bodies) if value}

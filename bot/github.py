@@ -1,0 +1,203 @@
+"""The one place that talks to GitHub (PyGithub for REST, its requester for GraphQL)."""
+from __future__ import annotations
+
+import base64
+import logging
+import threading
+from dataclasses import dataclass
+from typing import Iterable
+
+from github import Auth, Github, GithubException, GithubRetry
+
+from rules.limits import MAX_SCHEMA_BYTES
+
+from .settings import Settings
+
+log = logging.getLogger("schema_review.github")
+
+CHECK_NAME = "schema-review"
+# GitHub accepts at most 50 annotations per check-run request; more go in later PATCHes.
+ANNOTATIONS_PER_REQUEST = 50
+# Aliased `object(expression:)` lookups per GraphQL query: one query serves a typical PR.
+BLOBS_PER_QUERY = 200
+# POST creates things (reviews, comments, check runs): a blind retry after a lost answer would
+# duplicate them. Only idempotent methods are retried.
+RETRIED_METHODS = frozenset({"GET", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS"})
+BLOB_QUERY = """query($owner: String!, $name: String!, {declarations}) {{
+  repository(owner: $owner, name: $name) {{ {selections} }}
+}}"""
+BLOB_FIELDS = "... on Blob { text isTruncated isBinary byteSize oid }"
+MINIMIZE = """mutation($id: ID!) {
+  minimizeComment(input: {subjectId: $id, classifier: OUTDATED}) { minimizedComment { isMinimized } }
+}"""
+
+
+@dataclass(frozen=True)
+class Blob:
+    """A file's content at a revision: text, or why there is none."""
+
+    text: str | None
+    too_large: bool = False
+    binary: bool = False
+    size: int = 0
+
+
+@dataclass(frozen=True)
+class PostedComment:
+    id: int
+    node_id: str
+    body: str
+    path: str | None
+    minimized: bool
+
+
+class GitHubApp:
+    """App-level access: one authenticated client per installation, tokens refreshed by PyGithub."""
+
+    def __init__(self, settings: Settings, *, timeout: int = 15, retries: int = 3):
+        self._auth = Auth.AppAuth(int(settings.app_id), settings.private_key)
+        self._base_url = settings.api_url.rstrip("/")
+        self._timeout = timeout
+        self._retry = GithubRetry(total=retries, allowed_methods=RETRIED_METHODS,
+                                  status_forcelist=(500, 502, 503, 504), backoff_factor=0.5)
+        self._clients: dict[int, Github] = {}
+        self._lock = threading.Lock()
+
+    def installation(self, installation_id: int) -> Github:
+        with self._lock:
+            if installation_id not in self._clients:
+                # AppInstallationAuth renews the one-hour token shortly before it expires.
+                self._clients[installation_id] = Github(
+                    auth=self._auth.get_installation_auth(installation_id),
+                    base_url=self._base_url, timeout=self._timeout, retry=self._retry,
+                    seconds_between_requests=None, seconds_between_writes=None)
+            return self._clients[installation_id]
+
+    def repo(self, installation_id: int, full_name: str) -> "RepoClient":
+        return RepoClient(self.installation(installation_id), full_name)
+
+
+class RepoClient:
+    """Named operations on one repository, as the handlers need them."""
+
+    def __init__(self, client: Github, full_name: str):
+        self._client = client
+        self.full_name = full_name
+        self.owner, self.name = full_name.split("/", 1)
+        self._repo = client.get_repo(full_name, lazy=True)
+
+    # --- reading -------------------------------------------------------------------------------
+    def pull(self, number: int):
+        return self._repo.get_pull(number)
+
+    def default_branch(self) -> str:
+        return self._repo.default_branch
+
+    def changed_files(self, pull) -> list:
+        """The pull request's files; PyGithub follows the Link headers page by page."""
+        return list(pull.get_files())
+
+    def blobs(self, wanted: Iterable[tuple[str, str]]) -> dict[tuple[str, str], Blob | None]:
+        """Contents of (ref, path) pairs: aliased GraphQL lookups, the blob API when truncated."""
+        wanted = list(dict.fromkeys(wanted))
+        found: dict[tuple[str, str], Blob | None] = {}
+        for start in range(0, len(wanted), BLOBS_PER_QUERY):
+            chunk = wanted[start:start + BLOBS_PER_QUERY]
+            data = self._graphql(*_blob_query(self.owner, self.name, chunk))
+            repository = (data.get("data") or {}).get("repository") or {}
+            for index, key in enumerate(chunk):
+                found[key] = self._blob(repository.get(f"f{index}"))
+        return found
+
+    def _blob(self, node: dict | None) -> Blob | None:
+        if not node or "oid" not in node:
+            return None  # no such file at that revision
+        size = node.get("byteSize") or 0
+        if size > MAX_SCHEMA_BYTES:
+            return Blob(None, too_large=True, size=size)
+        if node.get("isBinary"):
+            return Blob(None, binary=True, size=size)
+        if node.get("isTruncated") or node.get("text") is None:
+            git_blob = self._repo.get_git_blob(node["oid"])
+            return Blob(base64.b64decode(git_blob.content).decode("utf-8", "replace"), size=size)
+        return Blob(node["text"], size=size)
+
+    def file_text(self, ref: str, path: str) -> str | None:
+        blob = self.blobs([(ref, path)]).get((ref, path))
+        return blob.text if blob else None
+
+    def history(self, path: str, ref: str, limit: int) -> list[tuple[str, str]]:
+        """(sha, ISO date) of the newest `limit` commits on `ref` that touched `path`."""
+        commits = self._repo.get_commits(sha=ref, path=path)
+        out = []
+        for commit in commits:
+            out.append((commit.sha, commit.commit.committer.date.isoformat()))
+            if len(out) >= limit:
+                break
+        return out
+
+    # --- check runs ----------------------------------------------------------------------------
+    def find_check_run(self, head_sha: str):
+        for run in self._repo.get_commit(head_sha).get_check_runs(check_name=CHECK_NAME):
+            if run.app and run.name == CHECK_NAME:
+                return run
+        return None
+
+    def start_check_run(self, head_sha: str):
+        """The head's schema-review run, created once and reused on every later pass."""
+        run = self.find_check_run(head_sha)
+        if run is None:
+            return self._repo.create_check_run(name=CHECK_NAME, head_sha=head_sha, status="in_progress")
+        run.edit(status="in_progress")
+        return run
+
+    def complete_check_run(self, run, *, conclusion: str, title: str, summary: str,
+                           text: str | None, annotations: list[dict], actions: list[dict] | None = None):
+        batches = [annotations[i:i + ANNOTATIONS_PER_REQUEST]
+                   for i in range(0, len(annotations), ANNOTATIONS_PER_REQUEST)] or [[]]
+        output = {"title": title, "summary": summary}
+        if text:
+            output["text"] = text
+        # Annotations accumulate across updates; the last request completes the run.
+        for batch in batches[:-1]:
+            run.edit(output={**output, "annotations": batch})
+        extra = {"actions": actions} if actions else {}
+        run.edit(status="completed", conclusion=conclusion,
+                 output={**output, "annotations": batches[-1]}, **extra)
+
+    # --- reviews and comments ------------------------------------------------------------------
+    def posted_review_comments(self, pull, marker: str) -> list[PostedComment]:
+        return [PostedComment(c.id, c.node_id, c.body, c.path, False)
+                for c in pull.get_review_comments() if marker in (c.body or "")]
+
+    def create_review(self, pull, *, head_sha: str, body: str, comments: list[dict]):
+        return pull.create_review(commit=self._repo.get_commit(head_sha), body=body, event="COMMENT",
+                                  comments=comments)
+
+    def create_file_comment(self, pull, *, head_sha: str, path: str, body: str):
+        return pull.create_review_comment(body=body, commit=self._repo.get_commit(head_sha),
+                                          path=path, subject_type="file")
+
+    def reply(self, pull, comment_id: int, body: str):
+        return pull.create_review_comment_reply(comment_id, body)
+
+    def minimize(self, node_id: str) -> None:
+        self._graphql(MINIMIZE, {"id": node_id})
+
+    def _graphql(self, query: str, variables: dict) -> dict:
+        _headers, data = self._client.requester.graphql_query(query, variables)
+        return data
+
+
+def _blob_query(owner: str, name: str, chunk: list[tuple[str, str]]) -> tuple[str, dict]:
+    """One query, one alias per file; expressions travel as variables, never spliced in."""
+    variables = {"owner": owner, "name": name}
+    declarations, selections = [], []
+    for index, (ref, path) in enumerate(chunk):
+        variables[f"e{index}"] = f"{ref}:{path}"
+        declarations.append(f"$e{index}: String!")
+        selections.append(f"f{index}: object(expression: $e{index}) {{ {BLOB_FIELDS} }}")
+    return BLOB_QUERY.format(declarations=", ".join(declarations), selections=" ".join(selections)), variables
+
+
+__all__ = ["GitHubApp", "RepoClient", "Blob", "PostedComment", "CHECK_NAME", "GithubException"]

@@ -1,0 +1,176 @@
+"""Review a local git repository's change exactly as the App reviews a pull request."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from datetime import datetime
+from pathlib import Path
+from typing import Callable
+
+from .config import CONFIG_PATH, Config, parse_config
+from .review import FileChange, FileStatus, ReviewResult, review
+
+EXAMPLE = Path(__file__).resolve().parent / "example"
+GIT_MISSING = "git is not installed or not on PATH"
+GIT_FAILED = "git {command} failed: {message}"
+CONFIG_UNREADABLE = "cannot read the config file {path}: {problem}"
+BAD_REF = "{ref!r} is not a git ref"
+STATUSES = {"A": FileStatus.ADDED, "M": FileStatus.MODIFIED, "D": FileStatus.REMOVED,
+            "R": FileStatus.RENAMED, "C": FileStatus.COPIED, "T": FileStatus.CHANGED}
+PROTO_IMPORT = re.compile(rb'^\s*import\s+(?:public\s+|weak\s+)?"([^"]+)"\s*;', re.MULTILINE)
+WELL_KNOWN = "google/protobuf/"  # compiled in with protoc; never in the repository
+MAX_HISTORY = 30  # versions looked at for transitive checks and the deprecation window
+MAX_IMPORTS = 500
+# Identity and dates for the example's commits: a fresh machine has no git user configured.
+EXAMPLE_GIT = ("-c", "user.name=schema-review example", "-c", "user.email=example@invalid",
+               "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main")
+
+
+class LocalError(Exception):
+    """A problem with the repository, a ref or git itself; str() is one line for the user."""
+
+
+def git(repo: Path, *args: str) -> bytes:
+    """Run git in `repo`; its stdout as bytes, or LocalError with git's own first line."""
+    command = ["git", "-C", str(repo), "-c", "core.quotepath=off", *args]
+    try:
+        done = subprocess.run(command, capture_output=True, check=False)
+    except FileNotFoundError:
+        raise LocalError(GIT_MISSING) from None
+    if done.returncode != 0:
+        message = (done.stderr.decode("utf-8", "replace").strip().splitlines() or ["?"])[0]
+        raise LocalError(GIT_FAILED.format(command=args[0], message=message))
+    return done.stdout
+
+
+def review_repo(repo: Path, base: str, head: str, *, config_file: Path | None = None,
+                now: datetime) -> ReviewResult:
+    """Review what `head` changes relative to its merge base with `base`, like a pull request."""
+    for ref in (base, head):
+        if not ref or ref.startswith("-"):
+            raise LocalError(BAD_REF.format(ref=ref))  # git would read it as an option
+    merge_base = git(repo, "merge-base", base, head).decode().strip()
+    config = load_config(repo, merge_base, config_file=config_file)
+    changes = []
+    for status, old_path, path in name_status(repo, merge_base, head):
+        if config.classify(path) is None:
+            continue
+        changes.append(file_change(repo, merge_base, head, status, old_path, path, config))
+    return review(changes, config, now=now)
+
+
+def load_config(repo: Path, base: str, *, config_file: Path | None = None) -> Config:
+    """--config when given (it is explicit), else the base's config file, else the defaults."""
+    if config_file is not None:
+        try:
+            return parse_config(config_file.read_text(encoding="utf-8"), file=str(config_file))
+        except (OSError, UnicodeDecodeError) as error:
+            raise LocalError(CONFIG_UNREADABLE.format(path=config_file, problem=error)) from None
+    text = show(repo, base, CONFIG_PATH)
+    return parse_config(text.decode("utf-8", "replace") if text is not None else None)
+
+
+def name_status(repo: Path, base: str, head: str) -> list[tuple[FileStatus, str | None, str]]:
+    """(status, previous path for renames and copies, path) of every changed file."""
+    fields = git(repo, "diff", "--name-status", "-z", "-M", "--no-ext-diff", base, head,
+                 "--").decode("utf-8", "surrogateescape").split("\0")
+    out, items = [], iter(fields)
+    for code in items:
+        if not code:
+            continue
+        status = STATUSES.get(code[0], FileStatus.MODIFIED)
+        if code[0] in "RC":
+            old, new = next(items), next(items)
+            out.append((status, old, new))
+        else:
+            out.append((status, None, next(items)))
+    return out
+
+
+def file_change(repo: Path, base: str, head: str, status: FileStatus, old_path: str | None,
+                path: str, config: Config) -> FileChange:
+    base_path = old_path or path
+    base_text = None if status is FileStatus.ADDED else show(repo, base, base_path)
+    head_text = None if status is FileStatus.REMOVED else show(repo, head, path)
+    proto = path.endswith(".proto")
+    roots = ("", *config.import_roots)
+    return FileChange(
+        path=path, status=status, previous_path=old_path, base_text=base_text, head_text=head_text,
+        patch=patch(repo, base, head, *dict.fromkeys((base_path, path))),
+        base_imports=imports(base_text, lambda p: _find(repo, base, p, roots)) if proto else {},
+        head_imports=imports(head_text, lambda p: _find(repo, head, p, roots)) if proto else {},
+        history=history(repo, base, base_path) if base_text is not None else ())
+
+
+def patch(repo: Path, base: str, head: str, *paths: str) -> str | None:
+    """The file's hunks without the `diff --git` headers, as GitHub's `patch` field has them."""
+    text = git(repo, "diff", "-M", "-U3", "--no-color", "--no-ext-diff", "--no-textconv",
+               base, head, "--", *paths).decode("utf-8", "replace")
+    start = text.find("\n@@")
+    if not text.startswith("@@") and start < 0:
+        return None  # binary, or only a rename or mode change: GitHub shows no patch either
+    return (text if text.startswith("@@") else text[start + 1:]).removesuffix("\n")
+
+
+def show(repo: Path, ref: str, path: str) -> bytes | None:
+    """The file at `ref`, or None when it does not exist there."""
+    try:
+        return git(repo, "show", f"{ref}:{path}")
+    except LocalError:
+        return None
+
+
+def history(repo: Path, base: str, path: str) -> list[tuple[str, str, bytes]]:
+    """(sha, ISO date, text) of the file's versions reachable from `base`, newest first."""
+    log = git(repo, "log", f"-n{MAX_HISTORY}", "--format=%H %cI", base, "--", path).decode()
+    out = []
+    for line in log.splitlines():
+        sha, date = line.split(" ", 1)
+        text = show(repo, sha, path)
+        if text is None:
+            break  # the file did not exist before this commit
+        out.append((sha, date, text))
+    return out
+
+
+def imports(text: bytes | None, find: Callable[[str], bytes | None]) -> dict[str, str]:
+    """Every file a .proto imports, transitively: import path as written -> text."""
+    found: dict[str, str] = {}
+    pending = list(PROTO_IMPORT.findall(text or b""))
+    while pending and len(found) < MAX_IMPORTS:
+        name = pending.pop().decode("utf-8", "replace")
+        if name in found or name.startswith(WELL_KNOWN):
+            continue
+        data = find(name)
+        if data is None:
+            continue  # the compiler names the missing import itself
+        found[name] = data.decode("utf-8", "replace")
+        pending.extend(PROTO_IMPORT.findall(data))
+    return found
+
+
+def _find(repo: Path, ref: str, name: str, roots: tuple[str, ...]) -> bytes | None:
+    for root in roots:
+        data = show(repo, ref, f"{root}/{name}" if root else name)
+        if data is not None:
+            return data
+    return None
+
+
+def example_repo(into: Path) -> tuple[Path, str, str]:
+    """A git repository made from bot/example: base/ committed on main, then head/ on top."""
+    repo = into / "example"
+    repo.mkdir()
+    git(repo, *EXAMPLE_GIT, "init", "-q")
+    for tree, message in (("base", "Schemas as on the default branch"),
+                          ("head", "Change the schemas (the pull request)")):
+        for entry in repo.iterdir():
+            if entry.name != ".git":
+                shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+        shutil.copytree(EXAMPLE / tree, repo, dirs_exist_ok=True)
+        if tree == "head":  # the config file lives on the default branch only
+            shutil.copytree(EXAMPLE / "base" / ".github", repo / ".github", dirs_exist_ok=True)
+        git(repo, *EXAMPLE_GIT, "add", "-A")
+        git(repo, *EXAMPLE_GIT, "commit", "-q", "--no-verify", "-m", message)
+    return repo, "HEAD~1", "HEAD"

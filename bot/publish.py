@@ -1,0 +1,49 @@
+"""Post only what is new, and mark comments on findings that are gone as resolved."""
+from __future__ import annotations
+
+import logging
+
+from github import GithubException
+
+from .fingerprint import found_in
+from .render.model import FileComment, InlineComment
+from .review import ReviewResult, new_comments
+
+log = logging.getLogger("schema_review.publish")
+
+RESOLVED_MARKER = "<!-- schema-review:resolved -->"
+RESOLVED_NOTE = "\n\n---\n✅ Resolved in {sha}: this finding no longer appears.\n" + RESOLVED_MARKER
+REVIEW_BODY = "schema-review found {count} new issue(s) in this push; the `schema-review` check has the full list."
+UNPLACEABLE = "\n\n<details><summary>Comments GitHub would not place inline</summary>\n\n{bodies}\n</details>"
+
+
+def publish_comments(repo, pull, result: ReviewResult, *, head_sha: str) -> None:
+    """One review per head with the new inline comments; stale ones minimized, then marked."""
+    # Only the App's own comments count: anyone can paste a marker into theirs.
+    ours = [c for c in pull.get_review_comments()
+            if found_in(c.body) and c.user is not None and c.user.type == "Bot"]
+    active = {found_in(c.body): c for c in ours if RESOLVED_MARKER not in (c.body or "")}
+    fresh = new_comments(result, active)
+    inline = [c for c in fresh if isinstance(c, InlineComment)]
+    if inline:
+        _create_review(repo, pull, head_sha, inline)
+    for comment in (c for c in fresh if isinstance(c, FileComment)):
+        repo.create_file_comment(pull, head_sha=head_sha, path=comment.path, body=comment.body)
+    for fingerprint, comment in active.items():
+        if fingerprint not in result.fingerprints:
+            repo.minimize(comment.node_id)
+            comment.edit(comment.body + RESOLVED_NOTE.format(sha=head_sha[:7]))
+
+
+def _create_review(repo, pull, head_sha: str, inline: list[InlineComment]) -> None:
+    body = REVIEW_BODY.format(count=len(inline))
+    try:
+        repo.create_review(pull, head_sha=head_sha, body=body, comments=[c.to_github() for c in inline])
+    except GithubException as error:
+        if error.status != 422:
+            raise
+        # The diff moved under us (a push between listing files and posting): GitHub rejects the
+        # whole review, so fall back to one review whose body carries every comment.
+        log.warning("review rejected (422); posting comments in the review body")
+        bodies = "\n\n---\n\n".join(f"`{c.path}` line {c.line}:\n\n{c.body}" for c in inline)
+        repo.create_review(pull, head_sha=head_sha, body=body + UNPLACEABLE.format(bodies=bodies), comments=[])

@@ -1,0 +1,1 @@
+"""Turning a review into what GitHub shows: check-run output, review comments, terminal text."""

@@ -1,0 +1,156 @@
+"""The check run's output: a title with counts, a Markdown summary and text, and annotations."""
+from __future__ import annotations
+
+import enum
+from typing import Iterator, Sequence, TypeVar
+
+from rules import Finding, Format, Severity, Side
+
+from . import comments
+from .markdown import cell, code, fit
+from .model import FileReview
+
+T = TypeVar("T")
+
+NO_FILES = "No schema files changed"
+NOTHING_FOUND = "No breaking changes"
+TITLE = "{counts} in {files}"
+NOT_REVIEWED = "{count} not reviewed"
+NOUNS = {Severity.ERROR: ("breaking change", "breaking changes"),
+         Severity.WARNING: ("warning", "warnings"), Severity.INFO: ("note", "notes")}
+LEAD = "Compared each schema file in this pull request with its version on the base branch."
+FINDINGS_HEADER = ("| Severity | File | Rule | Element | Finding | Fix |\n"
+                   "|---|---|---|---|---|---|")
+NOT_INLINE = ("### Not commented inline\n\nThe diff does not show these lines, so they are "
+              "listed here instead of on the code.")
+FILES_HEADER = "### Files\n\n| File | Format | Compatibility | Result |\n|---|---|---|---|"
+NOTES = "### Notes"
+NO_FINDINGS = "no findings"
+NOT_REVIEWED_BECAUSE = "not reviewed: {problem}"
+REMOVED_FROM = "Removed from line {line} of the base version. "
+FORMAT_NAMES = {Format.AVRO: "Avro", Format.PROTOBUF: "Protobuf", Format.JSONSCHEMA: "JSON Schema"}
+MAX_ANNOTATION_TITLE = 255
+MAX_ANNOTATION_TEXT = 64 * 1024
+ANNOTATIONS_PER_REQUEST = 50  # the Checks API takes at most 50 annotations per request
+
+
+class AnnotationLevel(enum.StrEnum):
+    NOTICE = "notice"
+    WARNING = "warning"
+    FAILURE = "failure"
+
+
+LEVELS = {Severity.ERROR: AnnotationLevel.FAILURE, Severity.WARNING: AnnotationLevel.WARNING,
+          Severity.INFO: AnnotationLevel.NOTICE}
+
+
+def counts(findings: Sequence[Finding]) -> str:
+    """`2 breaking changes, 1 warning`, or an empty string when there are none."""
+    parts = []
+    for severity in Severity:
+        number = sum(f.severity is severity for f in findings)
+        if number:
+            parts.append(f"{number} {NOUNS[severity][number != 1]}")
+    return ", ".join(parts)
+
+
+def title(files: Sequence[FileReview]) -> str:
+    """`2 breaking changes, 1 warning in 3 schema files` (plus how many were not reviewed)."""
+    if not files:
+        return NO_FILES
+    found = counts([f for file in files for f in file.findings]) or NOTHING_FOUND
+    text = TITLE.format(counts=found, files=_plural(len(files), "schema file"))
+    skipped = sum(not file.reviewed for file in files)
+    return f"{text}; {NOT_REVIEWED.format(count=skipped)}" if skipped else text
+
+
+def summary(files: Sequence[FileReview], *, not_inline: Sequence[tuple[FileReview, Finding]] = (),
+            notes: Sequence[str] = ()) -> str:
+    """Markdown for the check run's summary, within GitHub's size limit."""
+    blocks = [LEAD]
+    rows = [_row(file, finding) for file in files for finding in file.findings]
+    if rows:
+        blocks += ["", FINDINGS_HEADER, *rows]
+    if not_inline:
+        blocks += ["", NOT_INLINE]
+        blocks += [f"\n#### {code(_where(file, finding))}\n\n" + comments.body(finding, file=file)
+                   for file, finding in not_inline]
+    blocks += ["", FILES_HEADER, *(_file_row(file) for file in files)]
+    all_notes = [*notes, *(note for file in files for note in file.notes)]
+    if all_notes:
+        blocks += ["", NOTES, "", *(f"- {note}" for note in dict.fromkeys(all_notes))]
+    return fit(blocks)
+
+
+def text(files: Sequence[FileReview]) -> str:
+    """Markdown for the check run's text: every finding explained, file by file."""
+    blocks: list[str] = []
+    for file in files:
+        if file.findings:
+            blocks += [f"### {code(file.path)}", ""]
+            blocks += [comments.body(finding, file=file) + "\n\n---\n" for finding in file.findings]
+    return fit(blocks)
+
+
+def annotations(files: Sequence[FileReview]) -> list[dict]:
+    """Check-run annotations for every finding that has a line in the head version."""
+    out = []
+    for file in files:
+        if file.removed:
+            continue  # the head commit has no such file to annotate
+        for finding in file.findings:
+            if not file.from_older_version(finding):
+                out.append(_annotation(file, finding))
+    return out
+
+
+def batches(items: Sequence[T], size: int = ANNOTATIONS_PER_REQUEST) -> Iterator[list[T]]:
+    for start in range(0, len(items), size):
+        yield list(items[start:start + size])
+
+
+def _annotation(file: FileReview, finding: Finding) -> dict:
+    line = finding.line
+    message = finding.message
+    if finding.side is Side.OLD:
+        # Annotations belong to the head commit; point at where the removed element stood.
+        line = file.diff.head_line(finding.line)
+        message = REMOVED_FROM.format(line=finding.line) + message
+    out = {"path": file.path, "start_line": line, "end_line": line,
+           "annotation_level": LEVELS[finding.severity].value,
+           "message": message[:MAX_ANNOTATION_TEXT],
+           "title": f"{finding.rule}: {finding.path}"[:MAX_ANNOTATION_TITLE] if finding.path
+           else finding.rule[:MAX_ANNOTATION_TITLE]}
+    if finding.suggestion:
+        out["message"] = f"{out['message']}\n\nFix: {finding.suggestion.title}"[:MAX_ANNOTATION_TEXT]
+        out["raw_details"] = finding.suggestion.replacement[:MAX_ANNOTATION_TEXT]
+    return out
+
+
+def _where(file: FileReview, finding: Finding) -> str:
+    if file.from_older_version(finding):
+        return f"{finding.file}:{finding.line}"  # names the older version it was found in
+    return f"{file.path}:{finding.line}" + (" (base)" if finding.side is Side.OLD else "")
+
+
+def _row(file: FileReview, finding: Finding) -> str:
+    severity = finding.severity.value
+    where = _where(file, finding)
+    fix = finding.suggestion.title if finding.suggestion else ""
+    return (f"| {f'**{severity}**' if finding.severity is Severity.ERROR else severity} "
+            f"| {cell(code(where))} | {cell(code(finding.rule))} | {cell(code(finding.path))} "
+            f"| {cell(finding.message)} | {cell(fix)} |")
+
+
+def _file_row(file: FileReview) -> str:
+    mode = file.mode.value + ("_transitive" if file.transitive else "")
+    if not file.reviewed:
+        result = NOT_REVIEWED_BECAUSE.format(problem=file.problem)
+    else:
+        result = counts(file.findings) or NO_FINDINGS
+    return (f"| {cell(code(file.path))} | {FORMAT_NAMES[file.format]} | {mode} "
+            f"| {cell(result)} |")
+
+
+def _plural(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"

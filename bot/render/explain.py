@@ -1,0 +1,74 @@
+"""Plain sentences about a finding: how bad it is, what breaks and for whom, what to do."""
+from __future__ import annotations
+
+from rules import Direction, Finding, Mode, Severity
+
+from ..config import DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_INVALID
+
+LABELS = {Severity.ERROR: "Breaking change", Severity.WARNING: "Warning", Severity.INFO: "Note"}
+BREAKS = {
+    Direction.BACKWARD: ("readers upgraded to the new schema cannot read data written with the "
+                         "old one (records already stored, messages still in flight)"),
+    Direction.FORWARD: ("readers still on the old schema cannot read data written with the new "
+                        "one (consumers that have not been upgraded yet)"),
+}
+WHAT_BREAKS = "**What breaks:** {who}. {mode_note}"
+MODE_REQUIRES = "The `{mode}` mode configured for this file requires {required}."
+MODE_IGNORES = ("The `{mode}` mode configured for this file does not require {direction} "
+                "compatibility, so this is only a note.")
+REQUIRED = {Mode.BACKWARD: "backward compatibility", Mode.FORWARD: "forward compatibility",
+            Mode.FULL: "both backward and forward compatibility"}
+TRANSITIVE = " against the last versions on the base branch too"
+ADVISORY = ("**What breaks:** nothing by itself; this is advice that keeps future changes "
+            "safe.")
+NO_FIX = ("**What to do:** change the schema so the finding goes away, or, if every reader and "
+          "writer is upgraded together, have a maintainer accept it with "
+          "`/schema-override <reason>`.")
+FIX = "**Fix:** {title}"
+# The bot's own rules are not about a reader/writer direction; they say who is hurt directly.
+OWN_RULES = {
+    SCHEMA_INVALID: ("**What breaks:** everything that loads this file: code generation, schema "
+                     "registration and every reader and writer built from it."),
+    SCHEMA_FILE_REMOVED: ("**What breaks:** every reader and writer that still loads this schema; "
+                          "data written with it can no longer be decoded from this repository."),
+    DEPRECATION_WINDOW: ("**What breaks:** consumers that were told the field would go but have "
+                         "not had the full deprecation window to stop reading it."),
+}
+OWN_ADVICE = {
+    SCHEMA_INVALID: "**What to do:** correct the schema at the line shown; nothing else was checked.",
+    SCHEMA_FILE_REMOVED: ("**What to do:** keep the file until nothing reads or writes it, or "
+                          "move it (a rename is not a removal)."),
+    DEPRECATION_WINDOW: ("**What to do:** keep the field, deprecated, until the window has "
+                         "passed, then delete it and reserve it."),
+}
+
+
+def label(severity: Severity) -> str:
+    return LABELS[severity]
+
+
+def what_breaks(finding: Finding, *, mode: Mode, transitive: bool = False) -> str:
+    """Who is hurt by the change, in the directions the file's mode checks."""
+    if finding.rule in OWN_RULES:
+        return OWN_RULES[finding.rule]
+    breaks = finding.breaks or frozenset()
+    if not breaks:
+        return ADVISORY
+    checked = sorted(breaks & mode.directions, key=lambda d: d.value)
+    if not checked:
+        direction = sorted(breaks, key=lambda d: d.value)[0]
+        who = BREAKS[direction]
+        return WHAT_BREAKS.format(who=who[0].upper() + who[1:],
+                                  mode_note=MODE_IGNORES.format(mode=mode.value,
+                                                                direction=direction.value))
+    who = "; and ".join(BREAKS[d] for d in checked)
+    required = REQUIRED[mode] + (TRANSITIVE if transitive else "")
+    return WHAT_BREAKS.format(who=who[0].upper() + who[1:],
+                              mode_note=MODE_REQUIRES.format(mode=mode.value, required=required))
+
+
+def what_to_do(finding: Finding) -> str:
+    """Advice for a finding without a mechanical fix; empty when none is needed."""
+    if finding.rule in OWN_ADVICE:
+        return OWN_ADVICE[finding.rule]
+    return NO_FIX if finding.severity is Severity.ERROR else ""

@@ -1,0 +1,78 @@
+"""What reviewing the pull request produced, in the shapes the renderers and handlers consume."""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from rules import Finding, Format, Mode, Severity, Side
+
+from ..diff_lines import DiffLines, DiffSide
+
+
+class Conclusion(enum.StrEnum):
+    """The check run's conclusion (the subset of GitHub's values this App uses)."""
+
+    SUCCESS = "success"
+    FAILURE = "failure"
+    NEUTRAL = "neutral"
+
+
+@dataclass(frozen=True)
+class FileReview:
+    """One schema file: its findings, or why it could not be reviewed."""
+
+    path: str  # the head path; the base path for a removed file
+    format: Format
+    mode: Mode
+    transitive: bool = False
+    base_path: str | None = None  # differs from path after a rename; None for an added file
+    findings: tuple[Finding, ...] = ()
+    problem: str | None = None  # set when the file could not be reviewed (a neutral result)
+    diff: DiffLines = DiffLines()
+    notes: tuple[str, ...] = ()
+    removed: bool = False
+
+    @property
+    def reviewed(self) -> bool:
+        return self.problem is None
+
+    def from_older_version(self, finding: Finding) -> bool:
+        """True for a finding about a version older than the base (transitive modes): its base
+        line numbers belong to that version, so they cannot be shown on this diff."""
+        return finding.side is Side.OLD and finding.file not in ("", self.base_path, self.path)
+
+    def count(self, severity: Severity) -> int:
+        return sum(f.severity is severity for f in self.findings)
+
+
+@dataclass(frozen=True, kw_only=True)
+class InlineComment:
+    """A review comment on lines of the diff, ready for the create-review `comments` array."""
+
+    path: str
+    line: int
+    side: DiffSide
+    body: str
+    fingerprint: str
+    start_line: int | None = None  # set for a multi-line comment (a suggestion over lines)
+
+    def to_github(self) -> dict:
+        out = {"path": self.path, "line": self.line, "side": self.side.value, "body": self.body}
+        if self.start_line is not None and self.start_line != self.line:
+            out.update(start_line=self.start_line, start_side=self.side.value)
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class FileComment:
+    """A comment on a whole file, for a finding whose line the diff does not show."""
+
+    path: str
+    body: str
+    fingerprint: str
+
+    def to_github(self) -> dict:
+        return {"path": self.path, "body": self.body, "subject_type": "file"}
+
+
+Comment = InlineComment | FileComment

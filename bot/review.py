@@ -1,0 +1,237 @@
+"""Review a pull request's schema changes: the one pure function the event handlers call."""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Iterable, Mapping, Sequence
+
+import rules
+from rules import Finding, SchemaError, Severity, Side, Source
+
+from . import deprecation
+from .config import SCHEMA_FILE_REMOVED, SCHEMA_INVALID, Classification, Config
+from .diff_lines import parse_patch
+from .fingerprint import fingerprint
+from .render import check_run
+from .render.comments import place
+from .render.model import Comment, Conclusion, FileComment, FileReview, InlineComment
+
+__all__ = ["FileStatus", "FileChange", "ReviewResult", "review", "new_comments",
+           "stale_fingerprints", "Conclusion", "InlineComment", "FileComment", "FileReview"]
+
+REMOVED = "The schema file was removed."
+BASE_UNUSABLE = "the base version cannot be read ({problem})"
+UNREADABLE = "the {side} version is unusable ({problem})"
+OVER_LIMIT = "over the limit of {limit} schema files per pull request (`max_files`)"
+OLDER_SKIPPED = ("Version {sha} of `{path}` could not be read and was left out of the transitive "
+                 "check: {problem}")
+
+
+class FileStatus(enum.StrEnum):
+    """A pull request file's `status`, as the files API reports it."""
+
+    ADDED = "added"
+    MODIFIED = "modified"
+    REMOVED = "removed"
+    RENAMED = "renamed"
+    COPIED = "copied"
+    CHANGED = "changed"
+    UNCHANGED = "unchanged"
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One changed file: the files API's fields plus both versions' text, fetched by the caller.
+
+    Texts may be bytes (checked for size, binary and UTF-8 here) or str; None when the version
+    does not exist. `history` is (sha, ISO date, text) of the file's versions on the base
+    branch, newest first, normally starting with the base itself; it may be empty.
+    """
+
+    path: str
+    status: FileStatus | str
+    previous_path: str | None = None
+    patch: str | None = None
+    base_text: str | bytes | None = None
+    head_text: str | bytes | None = None
+    base_imports: Mapping[str, str] = field(default_factory=dict)
+    head_imports: Mapping[str, str] = field(default_factory=dict)
+    history: Sequence[tuple[str, str, str | bytes]] = ()
+    problem: str | None = None  # set by the caller when a version could not be fetched usably
+
+
+@dataclass(frozen=True)
+class ReviewResult:
+    conclusion: Conclusion
+    title: str
+    summary: str
+    text: str
+    annotations: tuple[dict, ...]
+    comments: tuple[Comment, ...]
+    fingerprints: frozenset[str]  # of every current finding, placed inline or not
+    files: tuple[FileReview, ...]
+
+    @property
+    def inline_comments(self) -> list[InlineComment]:
+        return [c for c in self.comments if isinstance(c, InlineComment)]
+
+    @property
+    def file_comments(self) -> list[FileComment]:
+        return [c for c in self.comments if isinstance(c, FileComment)]
+
+    @property
+    def findings(self) -> dict[str, tuple[Finding, ...]]:
+        return {file.path: file.findings for file in self.files}
+
+
+def review(changes: Iterable[FileChange], config: Config, *, now: datetime) -> ReviewResult:
+    """Check every changed schema file and render what the App posts about them."""
+    files: list[FileReview] = []
+    for change in changes:
+        classified = config.classify(change.path)
+        if classified is None and change.previous_path:
+            # Renamed to a name the config does not review: to the reviewer it is a removal.
+            classified = config.classify(change.previous_path)
+            change = replace(change, head_text=None) if classified else change
+        if classified is None:
+            continue  # not a schema file under this repository's config
+        if len(files) >= config.max_files:
+            files.append(_file(change, classified, problem=OVER_LIMIT.format(limit=config.max_files)))
+        else:
+            files.append(_review_file(change, classified, config, now=now))
+    comments, not_inline, fingerprints = _place(files)
+    return ReviewResult(conclusion=_conclusion(files), title=check_run.title(files),
+                        summary=check_run.summary(files, not_inline=not_inline),
+                        text=check_run.text(files),
+                        annotations=tuple(check_run.annotations(files)),
+                        comments=tuple(comments), fingerprints=frozenset(fingerprints),
+                        files=tuple(files))
+
+
+def new_comments(result: ReviewResult, already_posted: Iterable[str]) -> list[Comment]:
+    """The comments to post: findings not already commented on by an earlier run."""
+    posted = set(already_posted)
+    return [comment for comment in result.comments if comment.fingerprint not in posted]
+
+
+def stale_fingerprints(result: ReviewResult, posted: Iterable[str]) -> set[str]:
+    """Fingerprints of our earlier comments whose findings are gone (to minimize them)."""
+    return set(posted) - result.fingerprints
+
+
+def _file(change: FileChange, classified: Classification, **values) -> FileReview:
+    base_path = None if change.base_text is None else change.previous_path or change.path
+    return FileReview(path=change.path, format=classified.format, mode=classified.mode,
+                      transitive=classified.transitive, base_path=base_path,
+                      diff=parse_patch(change.patch), **values)
+
+
+def _review_file(change: FileChange, classified: Classification, config: Config, *,
+                 now: datetime) -> FileReview:
+    base_path = change.previous_path or change.path
+    if change.problem:
+        return _file(change, classified, problem=change.problem)
+    try:
+        head = _decode(change.path, change.head_text, side="head")
+        base = _decode(base_path, change.base_text, side="base")
+    except SchemaError as error:
+        return _file(change, classified, problem=error.problem)
+    if head is None:
+        severity = config.severity(SCHEMA_FILE_REMOVED, Severity.WARNING)
+        found = () if severity is None else (Finding(
+            rule=SCHEMA_FILE_REMOVED, severity=severity, line=1, path="", message=REMOVED,
+            side=Side.OLD, file=change.path, breaks=frozenset()),)
+        return _file(change, classified, findings=found, removed=True)
+    new = Source(change.path, head, imports=change.head_imports)
+    old = Source(base_path, base, imports=change.base_imports) if base is not None else new
+    try:
+        report = rules.check(old, new, format=classified.format, mode=classified.mode,
+                             options=config.options())
+    except SchemaError as error:
+        if error.side is Side.OLD:
+            return _file(change, classified, problem=BASE_UNUSABLE.format(problem=error))
+        return _file(change, classified, findings=_invalid(error, config))
+    findings, notes = list(report.findings), list(report.notes)
+    if base is not None and classified.transitive:
+        _transitive(change, classified, config, old, new, findings, notes)
+    if base is not None:
+        severity = config.severity(deprecation.DEPRECATION_WINDOW, Severity.WARNING)
+        if severity is not None:
+            findings += deprecation.check(base, head, fmt=classified.format, file=base_path,
+                                          history=change.history, now=now, severity=severity,
+                                          window_days=config.deprecation_window_days)
+    findings.sort(key=lambda f: f.sort_key)
+    return _file(change, classified, findings=tuple(findings), notes=tuple(notes))
+
+
+def _decode(path: str, data: str | bytes | None, *, side: str) -> str | None:
+    """Text within the engine's limits; bytes that are too large, binary or not UTF-8 leave
+    the file unreviewed (neutral): no rule can judge them, and the author may not be at fault."""
+    if data is None:
+        return None
+    try:
+        return rules.decode(path, _bytes(data))
+    except SchemaError as error:
+        raise SchemaError(path, None, UNREADABLE.format(side=side, problem=error.problem)) from None
+
+
+def _invalid(error: SchemaError, config: Config) -> tuple[Finding, ...]:
+    severity = config.severity(SCHEMA_INVALID, Severity.ERROR)
+    if severity is None:
+        return ()
+    return (Finding(rule=SCHEMA_INVALID, severity=severity, line=error.line or 1, path="",
+                    message=error.problem, file=error.file, breaks=frozenset()),)
+
+
+def _transitive(change: FileChange, classified: Classification, config: Config, old: Source,
+                new: Source, findings: list[Finding], notes: list[str]) -> None:
+    """Check the head against older base-branch versions too; report only what is new."""
+    seen = {(f.rule, f.path, f.side) for f in findings}
+    base_path = old.path
+    older = [v for v in change.history if _bytes(v[2]) != _bytes(old.text)]
+    for sha, _date, text in older[:config.transitive_versions - 1]:
+        try:
+            source = Source(base_path, rules.decode(base_path, _bytes(text)),
+                            imports=change.base_imports)
+            report = rules.check(source, new, format=classified.format, mode=classified.mode,
+                                 options=config.options())
+        except SchemaError as error:
+            notes.append(OLDER_SKIPPED.format(sha=sha[:7], path=base_path, problem=error.problem))
+            continue
+        for finding in report.findings:
+            if (finding.rule, finding.path, finding.side) not in seen:
+                seen.add((finding.rule, finding.path, finding.side))
+                # Name the version: its base-side lines cannot be shown on this diff.
+                where = f"{base_path}@{sha[:7]}" if finding.side is Side.OLD else finding.file
+                findings.append(replace(finding, file=where))
+
+
+def _bytes(text: str | bytes) -> bytes:
+    return text.encode("utf-8") if isinstance(text, str) else text
+
+
+def _place(files: Sequence[FileReview]) -> tuple[list[Comment], list, list[str]]:
+    comments: list[Comment] = []
+    not_inline: list[tuple[FileReview, Finding]] = []
+    fingerprints: dict[str, None] = {}  # ordered, and O(1) to look up
+    for file in files:
+        for finding in file.findings:
+            value = fingerprint(finding, file=file.path)
+            if value in fingerprints:
+                continue  # the same rule on the same element (old and new side): one comment
+            fingerprints[value] = None
+            comment = place(finding, file=file, fingerprint=value)
+            if comment is not None:
+                comments.append(comment)
+            if not isinstance(comment, InlineComment):
+                not_inline.append((file, finding))
+    return comments, not_inline, list(fingerprints)
+
+
+def _conclusion(files: Sequence[FileReview]) -> Conclusion:
+    if any(f.severity is Severity.ERROR for file in files for f in file.findings):
+        return Conclusion.FAILURE
+    if any(not file.reviewed for file in files):
+        return Conclusion.NEUTRAL  # something went unchecked: do not claim success
+    return Conclusion.SUCCESS

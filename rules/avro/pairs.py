@@ -1,0 +1,142 @@
+"""Walk the old and new schema side by side once, yielding the narrowest old/new pairs."""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Iterator
+
+from ..model import BOTH_DIRECTIONS, Direction
+from .fields import Link, match
+from .resolution import pair_branches, related
+from .schema import Array, Field, Map, Named, Parsed, Record, Type, Union, branches
+
+ROOT = "$"  # the path of an unnamed top-level schema (a primitive, array, map or union)
+ROOT_LINE = 1  # where a top-level type written as a bare string sits
+
+
+@dataclass(frozen=True)
+class TypePair:
+    """Two types at the same position; named types are paired once, at their definitions."""
+
+    old: Type
+    new: Type
+    path: str
+    line: int  # in NEW
+    old_line: int
+    at: str = ""  # the position without a union-branch suffix, for messages
+    # Directions in which a reader resolves this position against the other version: both,
+    # except below a field linked only by an alias, which only one side's readers know.
+    directions: frozenset[Direction] = BOTH_DIRECTIONS
+
+
+@dataclass(frozen=True)
+class FieldPair:
+    """A renamed field, or one in only one version: old=None added, new=None removed.
+
+    Fields kept under the same name are not yielded as pairs; their types are.
+    """
+
+    old: Field | None
+    new: Field | None
+    path: str  # Record.field, with the new name when the field exists in NEW
+    old_path: str
+    link: Link | None
+
+
+@dataclass(frozen=True)
+class BranchPair:
+    """A union branch present on one side only; the other side's branches come along."""
+
+    old: Type | None
+    new: Type | None
+    old_branches: tuple[Type, ...]
+    new_branches: tuple[Type, ...]
+    at: str  # the union's position
+    path: str  # the position and the branch: Record.field<int>
+    line: int
+    directions: frozenset[Direction] = BOTH_DIRECTIONS
+
+
+@dataclass(frozen=True)
+class Context:
+    """What rules may consult besides the pair: both parsed versions (the new one's text)."""
+
+    old: Parsed
+    new: Parsed
+
+
+def walk(old: Type, new: Type) -> Iterator[TypePair | FieldPair | BranchPair]:
+    walker = _Walker()
+    path = new.display if isinstance(new, Named) else ROOT
+    yield from walker.types(old, new, path, new.line or ROOT_LINE, old.line or ROOT_LINE)
+    while walker.records:  # a queue, not recursion: named types may nest or refer to themselves
+        yield from walker.fields(*walker.records.popleft())
+
+
+class _Walker:
+    def __init__(self):
+        self.seen: set[tuple[str, str]] = set()
+        self.records: deque[tuple[Record, Record]] = deque()
+
+    def types(self, old: Type, new: Type, path: str, line: int, old_line: int,
+              directions=BOTH_DIRECTIONS, at: str = ""):
+        if isinstance(old, Union) or isinstance(new, Union):
+            yield from self.unions(old, new, path, line, old_line, directions)
+        elif isinstance(old, Named) and isinstance(new, Named) and old.kind == new.kind:
+            yield from self.named(old, new)
+        elif isinstance(old, Array) and isinstance(new, Array):
+            yield from self.types(old.items, new.items, f"{path}[]", new.items_line,
+                                  old.items_line, directions)
+        elif isinstance(old, Map) and isinstance(new, Map):
+            yield from self.types(old.values, new.values, f"{path}{{}}", new.values_line,
+                                  old.values_line, directions)
+        elif isinstance(old, Named) or isinstance(new, Named) or (old.kind, old.logical) != (new.kind, new.logical):
+            yield TypePair(old, new, path, line, old_line, at or path, directions)
+
+    def named(self, old: Named, new: Named):
+        if (old.fullname, new.fullname) in self.seen:
+            return  # each pair of named types is compared once, wherever it is referenced
+        self.seen.add((old.fullname, new.fullname))
+        yield TypePair(old, new, new.display, new.node.key_line("name"), old.node.key_line("name"),
+                       new.display)
+        if isinstance(old, Record):
+            self.records.append((old, new))
+
+    def unions(self, old: Type, new: Type, path: str, line: int, old_line: int, directions):
+        old_branches, new_branches = branches(old), branches(new)
+        if len(old_branches) == len(new_branches) and all(map(related, old_branches, new_branches)):
+            matched, removed, added = list(zip(old_branches, new_branches)), [], []  # the common case
+        else:
+            matched, removed, added = pair_branches(old_branches, new_branches)
+        if not matched:  # nothing in common: report the type as a whole
+            yield TypePair(old, new, path, line, old_line, path, directions)
+            return
+        for o, n in matched:
+            yield from self.types(o, n, f"{path}<{n.label}>", line, old_line, directions, at=path)
+        for o in removed:
+            yield BranchPair(o, None, old_branches, new_branches, path, f"{path}<{o.label}>",
+                             line, directions)
+        for n in added:
+            yield BranchPair(None, n, old_branches, new_branches, path, f"{path}<{n.label}>",
+                             line, directions)
+
+    def fields(self, old: Record, new: Record):
+        for old_field, new_field, link in match(old, new):
+            old_path = f"{old.display}.{old_field.name}" if old_field else ""
+            path = f"{new.display}.{new_field.name}" if new_field else old_path
+            if link is not Link.NAME:  # an unchanged name has nothing to report by itself
+                yield FieldPair(old_field, new_field, path, old_path, link)
+            directions = _linked(old_field, new_field)
+            if directions:
+                yield from self.types(old_field.type, new_field.type, path,
+                                      new_field.type_line, old_field.type_line, directions)
+
+
+def _linked(old: Field | None, new: Field | None) -> frozenset[Direction]:
+    """Directions whose readers resolve the new field against the old one (by name or own alias)."""
+    if old is None or new is None:
+        return frozenset()
+    if old.name == new.name:
+        return BOTH_DIRECTIONS
+    return frozenset({Direction.BACKWARD} if old.name in new.aliases else set()) | frozenset(
+        {Direction.FORWARD} if new.name in old.aliases else set())

@@ -1,0 +1,45 @@
+"""Avro schema text to the model: JSON with lines, the spec's checks, then fastavro's own parse."""
+from __future__ import annotations
+
+import json
+
+from .. import jsontext
+from ..model import SchemaError, Source
+from . import defaults
+from .build import Builder
+from .schema import Parsed
+
+BAD_DEFAULT = 'default of field "{field}" is not a valid {type} value: {value}'
+FASTAVRO_REJECTED = "not a valid Avro schema: {problem}"
+ROOT_LINE = 1
+
+
+def parse(source: Source) -> Parsed:
+    """Parse one version; raise SchemaError (file, line when known, problem) if it is unusable."""
+    document = jsontext.loads(source.text, source.path)
+    builder = Builder(source.path)
+    line = document.line if isinstance(document, dict) else ROOT_LINE
+    root = builder.type(document, "", line)
+    builder.finish()
+    for field in builder.fields:
+        if field.has_default and not defaults.valid(field.type, field.default):
+            raise SchemaError(source.path, field.node.key_line("default"), BAD_DEFAULT.format(
+                field=field.name, type=field.type.label, value=_short(field.default)))
+    _fastavro_accepts(document, source.path)
+    return Parsed(path=source.path, root=root, named=builder.named,
+                  lines=source.text.splitlines())
+
+
+def _fastavro_accepts(document, file: str) -> None:
+    """fastavro is the reader the project ships: a schema it refuses is unusable here too."""
+    from fastavro import parse_schema  # imported late: only valid JSON gets this far
+
+    try:
+        parse_schema(document, _write_hint=False)
+    except Exception as error:  # fastavro raises KeyError/TypeError as well as its own types
+        raise SchemaError(file, None, FASTAVRO_REJECTED.format(problem=_short(error))) from None
+
+
+def _short(value) -> str:
+    text = str(value) if isinstance(value, Exception) else json.dumps(value)
+    return text if len(text) <= 80 else text[:77] + "..."

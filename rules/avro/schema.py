@@ -1,0 +1,147 @@
+"""The Avro schema model the rules read: resolved named types and fields, with their lines."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+PRIMITIVES = frozenset({"null", "boolean", "int", "long", "float", "double", "bytes", "string"})
+NAMED_KINDS = frozenset({"record", "enum", "fixed"})
+# Logical-type attributes that change how a value is read; other attributes are documentation.
+LOGICAL_KEYS = ("logicalType", "precision", "scale")
+# The deprecation convention: `"deprecated": true` on the field, or a doc starting with one of these.
+DEPRECATED_DOC_PREFIXES = ("deprecated", "@deprecated")
+
+
+class _Missing:
+    """The absent default (JSON null is a real default, so None cannot mean "none")."""
+
+    def __repr__(self) -> str:
+        return "NO_DEFAULT"
+
+
+NO_DEFAULT = _Missing()
+
+
+@dataclass(eq=False, kw_only=True)
+class Type:
+    """One schema node; `line` is where it is declared (a definition or a type reference)."""
+
+    kind: str  # a primitive name, "record", "enum", "fixed", "array", "map" or "union"
+    line: int
+    logical: tuple = ()  # ((key, value), ...) of LOGICAL_KEYS present on the node
+
+    @property
+    def label(self) -> str:
+        """How messages name this type: its kind, or a named type's display name."""
+        return self.kind
+
+
+@dataclass(eq=False, kw_only=True)
+class Named(Type):
+    name: str  # unqualified
+    fullname: str
+    namespace: str
+    aliases: frozenset[str] = frozenset()  # fully qualified, as the spec resolves them
+    node: dict = field(default_factory=dict)  # the defining JSON object (a jsontext.LineDict)
+    display: str = ""  # the name paths use: unqualified unless two types share it
+
+    @property
+    def label(self) -> str:
+        return self.display or self.name
+
+
+@dataclass(eq=False, kw_only=True)
+class Field:
+    name: str
+    type: Type
+    index: int
+    line: int
+    type_line: int
+    node: dict  # the field's JSON object (a jsontext.LineDict)
+    default: object = NO_DEFAULT
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def has_default(self) -> bool:
+        return self.default is not NO_DEFAULT
+
+    @property
+    def deprecated(self) -> bool:
+        doc = self.node.get("doc")
+        by_doc = isinstance(doc, str) and doc.lstrip().lower().startswith(DEPRECATED_DOC_PREFIXES)
+        return self.node.get("deprecated") is True or by_doc
+
+
+@dataclass(eq=False, kw_only=True)
+class Record(Named):
+    fields: list[Field] = field(default_factory=list)
+
+
+@dataclass(eq=False, kw_only=True)
+class Enum(Named):
+    symbols: tuple[str, ...] = ()
+    default: str | None = None
+
+
+@dataclass(eq=False, kw_only=True)
+class Fixed(Named):
+    size: int = 0
+
+
+@dataclass(eq=False, kw_only=True)
+class Array(Type):
+    items: Type | None = None
+    items_line: int = 0  # where "items" is written (a named type's own line is its definition)
+
+
+@dataclass(eq=False, kw_only=True)
+class Map(Type):
+    values: Type | None = None
+    values_line: int = 0
+
+
+@dataclass(eq=False, kw_only=True)
+class Union(Type):
+    branches: tuple[Type, ...] = ()
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """One parsed version: the root type, its named types, and the text lines for suggestions."""
+
+    path: str
+    root: Type
+    named: dict[str, Named]
+    lines: list[str]
+
+
+def branches(schema: Type) -> tuple[Type, ...]:
+    """A union's branches, or the type itself as the only branch."""
+    return schema.branches if isinstance(schema, Union) else (schema,)
+
+
+def signature(schema: Type, depth: int = 0) -> str:
+    """A structural key for rename detection: equal when two fields have the same type."""
+    if isinstance(schema, Named):
+        return f"@{schema.fullname}"
+    if depth > 32:  # anonymous nesting is bounded by the JSON depth; this only caps the cost
+        return "..."
+    if isinstance(schema, Array):
+        return f"[{signature(schema.items, depth + 1)}]"
+    if isinstance(schema, Map):
+        return f"{{{signature(schema.values, depth + 1)}}}"
+    if isinstance(schema, Union):
+        return "|".join(signature(b, depth + 1) for b in schema.branches)
+    return schema.kind + repr(schema.logical) if schema.logical else schema.kind
+
+
+def describe(schema: Type, depth: int = 0) -> str:
+    """A short human form of a type for messages: int, Address, array<string>, [null, int]."""
+    if depth > 3:
+        return "..."
+    if isinstance(schema, Array):
+        return f"array<{describe(schema.items, depth + 1)}>"
+    if isinstance(schema, Map):
+        return f"map<{describe(schema.values, depth + 1)}>"
+    if isinstance(schema, Union):
+        return "[" + ", ".join(describe(b, depth + 1) for b in schema.branches) + "]"
+    return schema.label

@@ -1,0 +1,99 @@
+"""Facts about object content models: fallbacks for undeclared names, renames, overlaps."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from . import values
+from .flat import Flat
+
+# Annotations do not change what a property accepts, so they do not stop a rename match.
+NOT_SHAPE = frozenset({"title", "description", "deprecated", "$comment", "examples", "default"})
+
+
+@lru_cache(maxsize=1024)
+def _regex(pattern: str):
+    import regress
+    return regress.Regex(pattern)
+
+
+def is_open(schemas: tuple) -> bool:
+    """Absent or `true`: the default, open content model (nothing declared about extra names)."""
+    return all(s is True or (isinstance(s, dict) and not s) for s in schemas)
+
+
+def is_closed(schemas: tuple) -> bool:
+    return any(s is False for s in schemas)
+
+
+def is_schema(schemas: tuple) -> bool:
+    """An explicit, non-boolean schema for extra names (a partially open content model)."""
+    return bool(schemas) and all(isinstance(s, dict) for s in schemas) and not is_open(schemas)
+
+
+def pattern_match(flat: Flat, name: str) -> tuple:
+    """The patternProperties schemas a property name matches."""
+    return tuple(s for pattern, schemas in flat.pattern_props.items()
+                 if _regex(pattern).find(name) for s in schemas)
+
+
+def fallback(flat: Flat, name: str) -> tuple[tuple, bool]:
+    """The schemas a name not in `properties` must match, and whether they were declared."""
+    matched = pattern_match(flat, name)
+    if matched:
+        return matched, True
+    return flat.additional, not is_open(flat.additional)
+
+
+def _shape(schemas: tuple) -> str | None:
+    if len(schemas) != 1:
+        return None
+    schema = schemas[0]
+    if isinstance(schema, dict):
+        schema = {k: v for k, v in schema.items() if k not in NOT_SHAPE}
+    return values.canon(schema)
+
+
+def renames(old: Flat, new: Flat, removed: list[str], added: list[str]) -> dict[str, str]:
+    """Removed name -> added name, pairing properties whose schemas are the same."""
+    free: dict[str, list[str]] = {}
+    for name in added:
+        shape = _shape(new.props[name])
+        if shape is not None:
+            free.setdefault(shape, []).append(name)
+    out = {}
+    for name in removed:
+        candidates = free.get(_shape(old.props[name]) or "", [])
+        if candidates:
+            out[name] = candidates.pop(0)
+    return out
+
+
+def _literals(schemas: tuple) -> set | None:
+    for schema in schemas:
+        if isinstance(schema, dict) and "const" in schema:
+            return {values.canon(schema["const"])}
+        if isinstance(schema, dict) and isinstance(schema.get("enum"), list):
+            return {values.canon(v) for v in schema["enum"]}
+    return None
+
+
+def may_overlap(a: Flat, b: Flat) -> bool:
+    """Whether some value could match both (conservative: True unless clearly disjoint)."""
+    if not values.meet(a.types, b.types):
+        return False
+    if a.enum is not None and b.enum is not None and not a.enum.keys() & b.enum.keys():
+        return False
+    for name in a.props.keys() & b.props.keys():
+        left, right = _literals(a.props[name]), _literals(b.props[name])
+        if left is not None and right is not None and not left & right:
+            return False  # a discriminator property tells the alternatives apart
+    return True
+
+
+def describe(schemas: tuple) -> str:
+    """How a content model reads in a message: absent, true, false or a schema."""
+    if not schemas:
+        return "absent (open)"
+    if len(schemas) == 1 and isinstance(schemas[0], bool):
+        return "true" if schemas[0] else "false"
+    return "a schema"

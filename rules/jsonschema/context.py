@@ -1,0 +1,79 @@
+"""One comparison's state: both documents, the options, memoised trial comparisons, the runner."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Iterable, Iterator
+
+from ..model import Direction, Finding, Options, Policy, SchemaError
+from . import pairs, paths
+from .flatten import Flattener
+from .parse import Parsed
+
+TOO_COMPLEX = "schema is nested too deeply to compare"
+FLIP = {Direction.BACKWARD: Direction.FORWARD, Direction.FORWARD: Direction.BACKWARD}
+
+
+class Context:
+    def __init__(self, old: Parsed, new: Parsed, options: Options, rules: Iterable):
+        self.old, self.new, self.options = old, new, options
+        self.old_flats, self.new_flats = Flattener(old), Flattener(new)
+        self._by_pair: dict[type, list] = {}
+        for module in rules:
+            self._by_pair.setdefault(module.PAIR, []).append(module)
+        self._spec_breaks = {module.SPEC.id: module.SPEC.breaks for module in rules}
+        self._trials: dict[tuple, list[Finding]] = {}
+
+    @property
+    def strict(self) -> bool:
+        return self.options.policy is Policy.STRICT
+
+    def findings(self) -> Iterator[Finding]:
+        root = paths.root(self.new.root)
+        lines = (getattr(self.old.root, "line", 1), getattr(self.new.root, "line", 1))
+        try:
+            yield from self.run((self.old.root,), (self.new.root,), root, lines, set())
+        except RecursionError:
+            raise SchemaError(self.new.path, None, TOO_COMPLEX) from None
+
+    def run(self, old: tuple, new: tuple, path: str, lines: tuple, seen: set, depth: int = 0):
+        return self._check(pairs.walk(self, old, new, path, lines, seen, depth))
+
+    def run_flat(self, old, new, path: str, seen: set, depth: int):
+        return self._check(pairs.flat_pairs(self, old, new, path, seen, depth))
+
+    def _check(self, items) -> Iterator[Finding]:
+        for item in items:
+            if isinstance(item, Finding):
+                yield item
+                continue
+            for module in self._by_pair.get(type(item), ()):
+                yield from module.check(item, self)
+
+    def breaks_of(self, finding: Finding) -> frozenset[Direction]:
+        return self._spec_breaks[finding.rule] if finding.breaks is None else finding.breaks
+
+    def flipped(self, found: Iterable[Finding]) -> Iterator[Finding]:
+        for finding in found:
+            flip = frozenset(FLIP[d] for d in self.breaks_of(finding))
+            yield dataclasses.replace(finding, breaks=flip)
+
+    def trial_findings(self, old, new) -> list[Finding]:
+        """Findings for two alternatives on their own (memoised; a revisit counts as equal)."""
+        key = (id(old), id(new))
+        if key not in self._trials:
+            # The pair is kept alive with its result, so its ids cannot be reused by others.
+            self._trials[key] = (old, new, [])  # while computing: a revisit counts as equal
+            self._trials[key] = (old, new, list(self.run_flat(old, new, "", set(), 0)))
+        return self._trials[key][2]
+
+    def trial(self, old, new) -> frozenset[Direction]:
+        """Directions in which two alternatives (Flats) are incompatible."""
+        return frozenset(d for f in self.trial_findings(old, new) for d in self.breaks_of(f))
+
+    def breaks(self, old: tuple, new: tuple, lines: tuple = (1, 1)) -> frozenset[Direction]:
+        """Directions in which two schemas (tuples of raw nodes) are incompatible."""
+        key = (tuple(map(id, old)), tuple(map(id, new)), "schemas")
+        if key not in self._trials:
+            self._trials[key] = (old, new, [])
+            self._trials[key] = (old, new, list(self.run(old, new, "", lines, set())))
+        return frozenset(d for f in self._trials[key][2] for d in self.breaks_of(f))

@@ -1,0 +1,136 @@
+"""What changed between two alternatives: types, allowed values and value constraints."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterator
+
+from . import values
+from .flat import LOWER_BOUNDS, UPPER_BOUNDS, Flat, bound_key
+
+TIGHTENED, LOOSENED, CHANGED = "tightened", "loosened", "changed"
+MAX_SHOWN = 5  # enum values quoted in a message
+# keyword -> the kind of value it constrains
+COUNT_KIND = {"minLength": "string", "maxLength": "string", "minItems": "array", "maxItems": "array",
+              "minContains": "array", "maxContains": "array", "minProperties": "object",
+              "maxProperties": "object"}
+
+
+@dataclass(frozen=True)
+class Delta:
+    keyword: str
+    change: str  # TIGHTENED, LOOSENED or CHANGED
+    old: str
+    new: str
+
+
+def types(old: Flat, new: Flat) -> tuple[frozenset, frozenset]:
+    """(types old accepted that new does not, types new accepts that old did not)."""
+    removed = frozenset(t for t in old.types if not values.covers(new.types, t))
+    added = frozenset(t for t in new.types if not values.covers(old.types, t))
+    return removed, added
+
+
+def show_types(flat: Flat) -> str:
+    return "anything" if flat.types == values.ALL_TYPES else values.show(flat.types)
+
+
+def enum(old: Flat, new: Flat) -> tuple[bool, bool]:
+    """(some value old allowed is no longer allowed, some new value was not allowed before)."""
+    if old.enum is None and new.enum is None:
+        return False, False
+    if old.enum is None:
+        return True, False
+    if new.enum is None:
+        return False, True
+    return bool(old.enum.keys() - new.enum.keys()), bool(new.enum.keys() - old.enum.keys())
+
+
+def show_enum(flat: Flat) -> str:
+    if flat.enum is None:
+        return "any value"
+    shown = [json.dumps(v) for v in list(flat.enum.values())[:MAX_SHOWN]]
+    more = ", ..." if len(flat.enum) > MAX_SHOWN else ""
+    return "[" + ", ".join(shown) + more + "]"
+
+
+def constraints(old: Flat, new: Flat) -> Iterator[Delta]:
+    """Every constraint that differs, for the kinds of value both sides accept."""
+    for keyword, kind in COUNT_KIND.items():
+        if old.has(kind) and new.has(kind):
+            yield from _count(keyword, old.counts.get(keyword), new.counts.get(keyword))
+    if old.has("number") and new.has("number"):
+        yield from _bound(old.lower, new.lower, lower=True)
+        yield from _bound(old.upper, new.upper, lower=False)
+        yield from _multiples(old.multiples, new.multiples)
+    if old.has("string") and new.has("string"):
+        yield from _sets("pattern", old.patterns, new.patterns)
+        yield from _sets("format", old.formats, new.formats)
+    if old.has("array") and new.has("array"):
+        if old.unique != new.unique:
+            yield Delta("uniqueItems", TIGHTENED if new.unique else LOOSENED, _json(old.unique), _json(new.unique))
+        if (old.contains is None) != (new.contains is None):
+            yield Delta("contains", TIGHTENED if old.contains is None else LOOSENED,
+                        "none" if old.contains is None else "a schema", "none" if new.contains is None else "a schema")
+    if bool(old.nots) != bool(new.nots):
+        yield Delta("not", LOOSENED if old.nots else TIGHTENED, "a schema" if old.nots else "none",
+                    "a schema" if new.nots else "none")
+
+
+def _json(value) -> str:
+    return "none" if value is None else json.dumps(value)
+
+
+def _count(keyword: str, old, new) -> Iterator[Delta]:
+    if old == new:
+        return
+    lower = keyword in LOWER_BOUNDS
+    if old is None:
+        tighter = True
+    elif new is None:
+        tighter = False
+    else:
+        tighter = new > old if lower else new < old
+    yield Delta(keyword, TIGHTENED if tighter else LOOSENED, _json(old), _json(new))
+
+
+def _bound(old: tuple | None, new: tuple | None, *, lower: bool) -> Iterator[Delta]:
+    if old == new or (old and new and bound_key(old, lower) == bound_key(new, lower)):
+        return
+    keyword = (new or old)[2]
+    if old is None or new is None:
+        tighter = old is None
+    else:
+        tighter = bound_key(new, lower) > bound_key(old, lower) if lower else bound_key(new, lower) < bound_key(old, lower)
+    yield Delta(keyword, TIGHTENED if tighter else LOOSENED, _show_bound(old), _show_bound(new))
+
+
+def _show_bound(bound: tuple | None) -> str:
+    if bound is None:
+        return "none"
+    return _json(bound[0]) + (" (exclusive)" if bound[1] else "")
+
+
+def _divides(small, big) -> bool:
+    ratio = Fraction(str(big)) / Fraction(str(small))
+    return ratio.denominator == 1
+
+
+def _multiples(old: tuple, new: tuple) -> Iterator[Delta]:
+    # A new multipleOf m is implied when every old multiple is already a multiple of m.
+    new_is_tighter = any(not any(_divides(m, o) for o in old) for m in new)
+    old_was_tighter = any(not any(_divides(m, n) for n in new) for m in old)
+    change = CHANGED if new_is_tighter and old_was_tighter else (
+        TIGHTENED if new_is_tighter else LOOSENED if old_was_tighter else None)
+    if change:
+        show = lambda ms: ", ".join(map(_json, ms)) or "none"
+        yield Delta("multipleOf", change, show(old), show(new))
+
+
+def _sets(keyword: str, old: frozenset, new: frozenset) -> Iterator[Delta]:
+    added, removed = new - old, old - new
+    if added or removed:
+        change = CHANGED if added and removed else TIGHTENED if added else LOOSENED
+        show = lambda items: ", ".join(map(json.dumps, sorted(items))) or "none"
+        yield Delta(keyword, change, show(old), show(new))

@@ -1,0 +1,49 @@
+"""The JSON Schema drafts we accept, keyed by their normalised `$schema` URI."""
+from __future__ import annotations
+
+import enum
+
+
+class Draft(str, enum.Enum):
+    DRAFT4 = "draft-04"
+    DRAFT6 = "draft-06"
+    DRAFT7 = "draft-07"
+    DRAFT2019 = "2019-09"
+    DRAFT2020 = "2020-12"
+
+    @property
+    def ref_overrides_siblings(self) -> bool:
+        """Up to draft-07 `$ref` replaces its sibling keywords; later drafts apply both."""
+        return self in (Draft.DRAFT4, Draft.DRAFT6, Draft.DRAFT7)
+
+    @property
+    def tuple_keyword(self) -> str:
+        """Where positional item schemas live: `items` (array form) or `prefixItems`."""
+        return "prefixItems" if self is Draft.DRAFT2020 else "items"
+
+
+# `$schema` without scheme and trailing "#": http and https, with or without "#", are the same.
+URIS = {
+    "json-schema.org/draft-04/schema": Draft.DRAFT4,
+    "json-schema.org/draft-06/schema": Draft.DRAFT6,
+    "json-schema.org/draft-07/schema": Draft.DRAFT7,
+    "json-schema.org/draft/2019-09/schema": Draft.DRAFT2019,
+    "json-schema.org/draft/2020-12/schema": Draft.DRAFT2020,
+}
+DEFAULT = Draft.DRAFT7  # no `$schema`: Confluent's default, and the most common draft in use
+
+
+def normalise(uri: str) -> str:
+    return uri.split("://", 1)[-1].rstrip("#")
+
+
+def validator_class(draft: Draft):
+    """The `jsonschema` validator class for a draft (imported here: it is the heavy import)."""
+    import jsonschema
+    return {
+        Draft.DRAFT4: jsonschema.Draft4Validator,
+        Draft.DRAFT6: jsonschema.Draft6Validator,
+        Draft.DRAFT7: jsonschema.Draft7Validator,
+        Draft.DRAFT2019: jsonschema.Draft201909Validator,
+        Draft.DRAFT2020: jsonschema.Draft202012Validator,
+    }[draft]

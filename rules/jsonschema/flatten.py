@@ -1,0 +1,141 @@
+"""Schemas (tuples of raw nodes) -> their alternatives as Flats: $ref followed, allOf merged."""
+from __future__ import annotations
+
+from ..limits import MAX_JSONSCHEMA_ALTERNATIVES
+from ..model import SchemaError
+from . import values
+from .drafts import Draft
+from .flat import LOWER_BOUNDS, UPPER_BOUNDS, Flat, anything, bound_key, nothing
+from .parse import Parsed
+from .refs import External
+
+TOO_MANY = "anyOf/oneOf/allOf combine into more than {limit} alternatives"
+
+
+class Flattener:
+    """Alternatives of the schemas of one document, memoised (walks revisit the same nodes)."""
+
+    def __init__(self, doc: Parsed):
+        self.doc = doc
+        self._memo: dict[tuple, list[Flat]] = {}
+        self._active: set[int] = set()
+
+    def alternatives(self, schemas: tuple, line: int) -> list[Flat]:
+        key = (tuple(map(id, schemas)), line)
+        if key not in self._memo:
+            result = self._one(schemas[0], line) if schemas else [anything(line)]
+            for raw in schemas[1:]:
+                result = self._product(result, self._one(raw, line), line)
+            self._memo[key] = result
+        return self._memo[key]
+
+    def _product(self, left: list[Flat], right: list[Flat], line: int) -> list[Flat]:
+        if len(left) * len(right) > MAX_JSONSCHEMA_ALTERNATIVES:
+            raise SchemaError(self.doc.path, line, TOO_MANY.format(limit=MAX_JSONSCHEMA_ALTERNATIVES))
+        return [a.merge(b) for a in left for b in right]
+
+    def _one(self, raw: object, line: int) -> list[Flat]:
+        node = self.doc.refs.resolve(raw)
+        line = getattr(raw, "line", line)
+        if isinstance(node, External):
+            return [Flat(line=line, externals=frozenset({node.ref}))]
+        if node is True or node is False:
+            return [anything(line) if node else nothing(line)]
+        if id(node) in self._active:
+            return [anything(line)]  # a schema that contains itself: the revisit adds nothing new
+        self._active.add(id(node))
+        try:
+            return self._combine(node, line)
+        finally:
+            self._active.discard(id(node))
+
+    def _combine(self, node: dict, line: int) -> list[Flat]:
+        result = [own(node, self.doc.draft, getattr(node, "line", line))]
+        if isinstance(node.get("$ref"), str) and not self.doc.refs.is_plain_ref(node):
+            result = self._product(result, self._one(self.doc.refs.target(node), line), line)
+        for sub in node.get("allOf", ()):
+            result = self._product(result, self._one(sub, line), line)
+        for keyword in ("anyOf", "oneOf"):
+            if keyword in node:
+                options = [flat.labelled(f"/{keyword}[{index}]")
+                           for index, sub in enumerate(node[keyword]) for flat in self._one(sub, line)]
+                result = self._product(result, options, line)
+        return result
+
+
+def own(node: dict, draft: Draft, line: int) -> Flat:
+    """The facts a schema object states itself (not through allOf/anyOf/oneOf)."""
+    flat = Flat(line=line, lines=dict(node.key_lines), holders={key: node for key in node})
+    kind = node.get("type")
+    if kind is not None:
+        flat.types = frozenset([kind] if isinstance(kind, str) else kind)
+    if "enum" in node:
+        flat.enum = {values.canon(v): v for v in node["enum"]}
+    if "const" in node:
+        const = {values.canon(node["const"]): node["const"]}
+        flat.enum = const if flat.enum is None else {k: v for k, v in const.items() if k in flat.enum}
+    flat.counts = {k: node[k] for k in LOWER_BOUNDS + UPPER_BOUNDS if k in node}
+    flat.lower, flat.upper = _numeric_bounds(node, draft)
+    flat.multiples = (node["multipleOf"],) if "multipleOf" in node else ()
+    flat.patterns = frozenset([node["pattern"]]) if "pattern" in node else frozenset()
+    flat.formats = frozenset([node["format"]]) if "format" in node else frozenset()
+    flat.unique = node.get("uniqueItems") is True
+    required = node.get("required")
+    if isinstance(required, list):  # draft-03 style booleans are rejected by the meta-schema
+        flat.required = dict.fromkeys(required, node.key_line("required"))
+    props = node.get("properties", {})
+    flat.props = {name: (schema,) for name, schema in props.items()}
+    flat.prop_lines = {name: props.key_line(name) for name in props}
+    flat.pattern_props = {k: (v,) for k, v in node.get("patternProperties", {}).items()}
+    closed = "additionalProperties" if "additionalProperties" in node else "unevaluatedProperties"
+    flat.additional = (node[closed],) if closed in node else ()
+    _items(flat, node, draft)
+    _dependencies(flat, node)
+    flat.nots = (node["not"],) if "not" in node else ()
+    flat.contains = (node["contains"],) if "contains" in node else None
+    flat.property_names = (node["propertyNames"],) if "propertyNames" in node else ()
+    flat.deprecated, flat.has_default = node.get("deprecated") is True, "default" in node
+    return flat.finish()
+
+
+def _numeric_bounds(node: dict, draft: Draft) -> tuple:
+    lower = upper = None
+    for keyword, exclusive_keyword, is_lower in (("minimum", "exclusiveMinimum", True),
+                                                 ("maximum", "exclusiveMaximum", False)):
+        found = []
+        if keyword in node:
+            exclusive = draft is Draft.DRAFT4 and node.get(exclusive_keyword) is True
+            found.append((node[keyword], exclusive, exclusive_keyword if exclusive else keyword))
+        if draft is not Draft.DRAFT4 and isinstance(node.get(exclusive_keyword), (int, float)) \
+                and not isinstance(node.get(exclusive_keyword), bool):
+            found.append((node[exclusive_keyword], True, exclusive_keyword))
+        pick = max if is_lower else min  # the tighter of "minimum" and "exclusiveMinimum"
+        best = pick(found, key=lambda b: bound_key(b, is_lower), default=None)
+        lower, upper = (best, upper) if is_lower else (lower, best)
+    return lower, upper
+
+
+def _items(flat: Flat, node: dict, draft: Draft) -> None:
+    positional = node.get(draft.tuple_keyword)
+    if isinstance(positional, list):
+        flat.prefix = [(schema,) for schema in positional]
+        rest_keyword = "items" if draft is Draft.DRAFT2020 else "additionalItems"
+    else:
+        rest_keyword = "items"
+    if rest_keyword not in node and "unevaluatedItems" in node:
+        rest_keyword = "unevaluatedItems"
+    flat.rest = (node[rest_keyword],) if rest_keyword in node else ()
+    if rest_keyword in node:
+        flat.lines.setdefault("items", node.key_line(rest_keyword))
+
+
+def _dependencies(flat: Flat, node: dict) -> None:
+    for name, value in node.get("dependencies", {}).items():
+        if isinstance(value, list):
+            flat.dep_required[name] = tuple(value)
+        else:
+            flat.dep_schemas[name] = (value,)
+    for name, value in node.get("dependentRequired", {}).items():
+        flat.dep_required[name] = tuple(dict.fromkeys(flat.dep_required.get(name, ()) + tuple(value)))
+    for name, value in node.get("dependentSchemas", {}).items():
+        flat.dep_schemas[name] = flat.dep_schemas.get(name, ()) + (value,)

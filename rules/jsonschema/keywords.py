@@ -1,0 +1,63 @@
+"""Where subschemas sit inside a schema object, so walks visit schemas and never data."""
+from __future__ import annotations
+
+from typing import Iterator
+
+# keyword -> how its value holds subschemas
+SINGLE = ("not", "additionalProperties", "additionalItems", "unevaluatedProperties",
+          "unevaluatedItems", "contains", "propertyNames", "if", "then", "else")
+LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+MAPS = ("properties", "patternProperties", "definitions", "$defs", "dependentSchemas")
+FREE_TEXT = ("title", "description", "$comment")
+# Keywords that only annotate: a `$ref` with only these beside it is a plain reference.
+ANNOTATIONS = frozenset({"title", "description", "default", "examples", "deprecated", "$comment",
+                         "readOnly", "writeOnly", "$id", "id", "$schema", "$defs", "definitions",
+                         "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$vocabulary"})
+
+
+_KIND = {**dict.fromkeys(SINGLE, "single"), **dict.fromkeys(LISTS, "list"),
+         **dict.fromkeys(MAPS, "map"), "items": "items", "dependencies": "dependencies"}
+
+
+def children(schema: object) -> Iterator[object]:
+    """Every direct subschema of a schema object."""
+    if not isinstance(schema, dict):
+        return
+    for key, value in schema.items():
+        kind = _KIND.get(key)
+        if kind is None:
+            continue
+        if kind == "single" or (kind == "items" and not isinstance(value, list)):
+            yield value
+        elif isinstance(value, list) and kind in ("list", "items"):
+            yield from value
+        elif isinstance(value, dict) and kind in ("map", "dependencies"):
+            yield from (v for v in value.values() if not isinstance(v, list))
+
+
+def walk(root: object) -> list:
+    """Every schema object in a document, root first (iterative: depth is already bounded)."""
+    found, stack = [], [root]
+    while stack:
+        schema = stack.pop()
+        found.append(schema)
+        stack.extend(children(schema))
+    return found
+
+
+def shallow(schema: dict) -> dict:
+    """The schema object with each subschema that is an object replaced by `{}`, and free
+    text blanked: what the meta-schema checks of this object alone."""
+    out = {}
+    for key, value in schema.items():
+        if key in SINGLE:
+            value = {} if isinstance(value, dict) else value
+        elif key in LISTS or key == "items":
+            value = [{} if isinstance(v, dict) else v for v in value] if isinstance(value, list) else (
+                {} if isinstance(value, dict) else value)
+        elif key in MAPS or key == "dependencies":
+            value = {k: {} if isinstance(v, dict) else v for k, v in value.items()} if isinstance(value, dict) else value
+        elif key in FREE_TEXT and isinstance(value, str):
+            value = ""
+        out[key] = value
+    return out

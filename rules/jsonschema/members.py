@@ -1,0 +1,38 @@
+"""Directions in which adding or removing one property breaks, under the chosen policy."""
+from __future__ import annotations
+
+from ..model import Direction
+from . import content
+
+B, F = Direction.BACKWARD, Direction.FORWARD
+
+
+def added(ctx, parent, name: str) -> tuple[frozenset, bool]:
+    """(breaks, whether the old schema declared the name via patternProperties/additional*)."""
+    fallback, declared = content.fallback(parent.old, name)
+    lines = (parent.old.line, parent.new.prop_lines.get(name, parent.new.line))
+    found = ctx.breaks(fallback, parent.new.props[name], lines)
+    breaks = set()
+    # Old data may hold the name only where the old schema let it (STRICT: anywhere open).
+    if B in found and (declared or ctx.strict):
+        breaks.add(B)
+    if F in found:
+        breaks.add(F)  # new producers write it; old consumers check it against the fallback
+    return frozenset(breaks), declared
+
+
+def removed(ctx, parent, name: str) -> tuple[frozenset, bool]:
+    """(breaks, whether the new schema declares the name via patternProperties/additional*)."""
+    fallback, declared = content.fallback(parent.new, name)
+    old_schema = parent.old.props[name]
+    if old_schema == (False,):
+        return frozenset(), declared  # the name was forbidden: no data can hold it
+    lines = (parent.old.prop_lines.get(name, parent.old.line), parent.new.line)
+    found = ctx.breaks(old_schema, fallback, lines)
+    breaks = set()
+    if B in found:
+        breaks.add(B)  # old data holds the name; the new schema's fallback rejects its value
+    # New producers may write the name only where the new schema lets them.
+    if F in found and (declared or ctx.strict):
+        breaks.add(F)
+    return frozenset(breaks), declared

@@ -1,0 +1,45 @@
+"""How the content model for undeclared property names changed, direction by direction."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..model import Direction
+from . import content, paths
+
+B, F = Direction.BACKWARD, Direction.FORWARD
+
+
+def changes(ctx, pair) -> Iterator[tuple[Direction, str, str, tuple, tuple]]:
+    """(direction broken, path, keyword, old schemas, new schemas) for each content-model change.
+
+    Explicit schemas on both sides are walked like any subschema; this covers the changes
+    involving an absent, `true` or `false` model and added or removed patternProperties.
+    """
+    old, new = pair.old, pair.new
+    if not (old.has("object") and new.has("object")):
+        return
+    keyword = "additionalProperties" if "additionalProperties" in new.lines or \
+        "additionalProperties" in old.lines else "unevaluatedProperties"
+    where = paths.keyword(pair.path, keyword)
+    if not (content.is_schema(old.additional) and content.is_schema(new.additional)):
+        yield from _compare(ctx, where, keyword, old.additional, new.additional,
+                            old_declared=not content.is_open(old.additional),
+                            new_declared=not content.is_open(new.additional))
+    for pattern in old.pattern_props.keys() - new.pattern_props.keys():
+        yield from _compare(ctx, paths.keyword(pair.path, "patternProperties", pattern), "patternProperties",
+                            old.pattern_props[pattern], new.additional, old_declared=True,
+                            new_declared=not content.is_open(new.additional))
+    for pattern in new.pattern_props.keys() - old.pattern_props.keys():
+        yield from _compare(ctx, paths.keyword(pair.path, "patternProperties", pattern), "patternProperties",
+                            old.additional, new.pattern_props[pattern],
+                            old_declared=not content.is_open(old.additional), new_declared=True)
+
+
+def _compare(ctx, where: str, keyword: str, old: tuple, new: tuple, *, old_declared: bool,
+             new_declared: bool) -> Iterator:
+    found = ctx.breaks(old, new)
+    # LENIENT: producers never wrote (old) or will never write (new) names nothing declares.
+    if B in found and (old_declared or ctx.strict):
+        yield B, where, keyword, old, new
+    if F in found and (new_declared or ctx.strict):
+        yield F, where, keyword, old, new

@@ -1,0 +1,24 @@
+"""Flags a oneOf alternative added where old data may match it as well as its own alternative.
+
+Why it breaks: `oneOf` requires exactly one alternative to match. Old data that matched one
+alternative and now also matches the added one fails the new schema (BACKWARD), although
+adding an alternative looks like a widening.
+
+Example: `"oneOf": [{"type": "string"}, {"type": "number"}]` gained
+`{"type": "string", "format": "email"}`; every old email string now matches two alternatives.
+
+Fix: use `anyOf`, or make the alternatives disjoint (a distinct `type`, or a discriminator
+property with a different `const` in each).
+"""
+from ..model import BACKWARD_ONLY, Format, Severity
+from ..registry import RuleSpec
+from .pairs import OverlapPair
+
+SPEC = RuleSpec(id="JSONSCHEMA_ONEOF_BRANCH_OVERLAPS", format=Format.JSONSCHEMA, breaks=BACKWARD_ONLY,
+                severity=Severity.ERROR, summary="an added oneOf alternative overlaps an existing one")
+PAIR = OverlapPair
+MESSAGE = 'Alternative "{path}" was added to "oneOf" and overlaps an existing alternative; old data matching both no longer validates.'
+
+
+def check(pair: OverlapPair, ctx):
+    yield SPEC.finding(path=pair.path, line=pair.added.line, message=MESSAGE.format(path=pair.path))

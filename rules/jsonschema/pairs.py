@@ -1,0 +1,202 @@
+"""Walk old and new side by side once, yielding the narrowest corresponding pairs."""
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from typing import Iterator
+
+from ..limits import MAX_WALK_DEPTH
+from ..model import Direction, SchemaError
+from . import content, paths, values
+from .flat import Flat
+from .refs import External
+
+TOO_DEEP = "schema nests deeper than {limit} levels (counting $ref steps)"
+
+
+@dataclass(frozen=True)
+class SchemaPair:
+    """One alternative of the old schema and the new alternative it corresponds to."""
+
+    old: Flat
+    new: Flat
+    path: str
+
+
+@dataclass(frozen=True)
+class PropertyPair:
+    """A property only one side declares (old_name or new_name is None), or a rename."""
+
+    parent: SchemaPair
+    old_name: str | None
+    new_name: str | None
+
+    @property
+    def path(self) -> str:
+        return paths.prop(self.parent.path, self.new_name or self.old_name)
+
+
+@dataclass(frozen=True)
+class BranchPair:
+    """An anyOf/oneOf alternative with no counterpart on the other side (old or new is None)."""
+
+    old: Flat | None
+    new: Flat | None
+    path: str
+    line: int
+
+
+@dataclass(frozen=True)
+class OverlapPair:
+    """A new oneOf alternative (`added`) that old data matching `old` may also match."""
+
+    old: Flat
+    added: Flat
+    path: str
+
+
+def walk(ctx, old: tuple, new: tuple, path: str, lines: tuple, seen: set, depth: int = 0) -> Iterator:
+    """Pairs (and, for alternatives and `not`, findings already made) for two schemas."""
+    key = (tuple(map(id, old)), tuple(map(id, new)))
+    if key in seen:
+        return  # recursive schemas: each pair of subschemas is compared once
+    seen.add(key)
+    if _same(ctx, old, new):
+        return
+    if depth > MAX_WALK_DEPTH:
+        raise SchemaError(ctx.new.path, lines[1], TOO_DEEP.format(limit=MAX_WALK_DEPTH))
+    olds = ctx.old_flats.alternatives(old, lines[0])
+    news = ctx.new_flats.alternatives(new, lines[1])
+    if len(olds) == 1 and len(news) == 1:
+        yield from flat_pairs(ctx, olds[0], news[0], path, seen, depth)
+    else:
+        yield from alternatives(ctx, olds, news, path, seen, depth)
+
+
+def _same(ctx, old: tuple, new: tuple) -> bool:
+    """Identical text without references: nothing below can differ (the common case)."""
+    if len(old) != 1 or len(new) != 1:
+        return False
+    old_schema, new_schema = ctx.old.refs.resolve(old[0]), ctx.new.refs.resolve(new[0])
+    if isinstance(old_schema, External) or isinstance(new_schema, External):
+        return False
+    old_text = json.dumps(old_schema, sort_keys=True)
+    if '"$ref"' in old_text:
+        return False  # a reference's target may differ even where its text does not
+    return old_text == json.dumps(new_schema, sort_keys=True)
+
+
+def flat_pairs(ctx, old: Flat, new: Flat, path: str, seen: set, depth: int) -> Iterator:
+    pair = SchemaPair(old, new, path)
+    yield pair
+    if old.empty or new.empty:
+        return  # one side accepts nothing: the type rules say so, the keywords no longer matter
+    if old.has("object") and new.has("object"):
+        yield from _objects(ctx, pair, seen, depth + 1)
+    if old.has("array") and new.has("array"):
+        yield from _arrays(ctx, pair, seen, depth + 1)
+    if old.nots and new.nots:
+        # `not` reverses inclusion: a narrower negated schema is a wider schema.
+        nested = ctx.run(old.nots, new.nots, paths.keyword(path, "not"),
+                         (old.key_line("not"), new.key_line("not")), seen, depth + 1)
+        yield from ctx.flipped(nested)
+
+
+def _objects(ctx, pair: SchemaPair, seen: set, depth: int) -> Iterator:
+    old, new, path = pair.old, pair.new, pair.path
+    for name, schemas in new.props.items():
+        if name in old.props:
+            lines = (old.prop_lines.get(name, old.line), new.prop_lines.get(name, new.line))
+            yield from walk(ctx, old.props[name], schemas, paths.prop(path, name), lines, seen, depth)
+    removed = [name for name in old.props if name not in new.props]
+    added = [name for name in new.props if name not in old.props]
+    renames = content.renames(old, new, removed, added)
+    for old_name, new_name in renames.items():
+        yield PropertyPair(pair, old_name, new_name)
+    for name in removed:
+        if name not in renames:
+            yield PropertyPair(pair, name, None)
+    taken = set(renames.values())
+    for name in added:
+        if name not in taken:
+            yield PropertyPair(pair, None, name)
+    if content.is_schema(old.additional) and content.is_schema(new.additional):
+        yield from walk(ctx, old.additional, new.additional, path + ".*",
+                        (old.key_line("additionalProperties"), new.key_line("additionalProperties")), seen, depth)
+    for keyword, old_map, new_map in (("patternProperties", old.pattern_props, new.pattern_props),
+                                      ("dependentSchemas", old.dep_schemas, new.dep_schemas)):
+        for name in new_map.keys() & old_map.keys():
+            yield from walk(ctx, old_map[name], new_map[name], paths.keyword(path, keyword, name),
+                            (old.key_line(keyword), new.key_line(keyword)), seen, depth)
+    if old.property_names and new.property_names:
+        yield from walk(ctx, old.property_names, new.property_names, paths.keyword(path, "propertyNames"),
+                        (old.key_line("propertyNames"), new.key_line("propertyNames")), seen, depth)
+
+
+def _arrays(ctx, pair: SchemaPair, seen: set, depth: int) -> Iterator:
+    old, new, path = pair.old, pair.new, pair.path
+    lines = (old.key_line("items"), new.key_line("items"))
+    for index in range(max(len(old.prefix), len(new.prefix))):
+        yield from walk(ctx, old.item(index), new.item(index), f"{path}[{index}]", lines, seen, depth)
+    if old.rest or new.rest:
+        yield from walk(ctx, old.rest, new.rest, f"{path}[]", lines, seen, depth)
+    if old.contains is not None and new.contains is not None:
+        yield from walk(ctx, old.contains, new.contains, paths.keyword(path, "contains"),
+                        (old.key_line("contains"), new.key_line("contains")), seen, depth)
+
+
+def alternatives(ctx, olds: list[Flat], news: list[Flat], path: str, seen: set, depth: int) -> Iterator:
+    """anyOf/oneOf: every old alternative must fit some new one (backward), and vice versa."""
+    for direction, sources, targets in ((Direction.BACKWARD, olds, news),
+                                        (Direction.FORWARD, news, olds)):
+        for whole in sources:
+            for source in _parts(ctx, direction, whole, targets):
+                if _fits(ctx, direction, source, targets):
+                    continue
+                best = _closest(ctx, direction, source, targets)
+                if best is None:
+                    old, new = _order(direction, source, None)
+                    yield BranchPair(old, new, path + source.label, source.line)
+                    continue
+                old, new = _order(direction, source, best)
+                found = ctx.run_flat(old, new, path + new.label, seen, depth + 1)
+                # Only this direction is known to break: another alternative may cover the other.
+                yield from (dataclasses.replace(f, breaks=frozenset({direction}))
+                            for f in found if direction in ctx.breaks_of(f))
+    yield from _overlaps(ctx, olds, news, path)
+
+
+def _fits(ctx, direction: Direction, source: Flat, targets: list[Flat]) -> bool:
+    return any(direction not in ctx.trial(*_order(direction, source, t)) for t in targets)
+
+
+def _parts(ctx, direction: Direction, source: Flat, targets: list[Flat]) -> list[Flat]:
+    """The alternative itself, or split by type when no single target takes all its types
+    (`"type": ["null", "string"]` fits `oneOf: [{"type": "null"}, {"type": "string"}]`)."""
+    if len(source.types) < 2 or _fits(ctx, direction, source, targets):
+        return [source]
+    return [dataclasses.replace(source, types=frozenset({kind})).finish() for kind in sorted(source.types)]
+
+
+def _order(direction: Direction, source, target) -> tuple:
+    return (source, target) if direction is Direction.BACKWARD else (target, source)
+
+
+def _closest(ctx, direction: Direction, source: Flat, targets: list[Flat]) -> Flat | None:
+    """The alternative sharing a type with `source` that needs the fewest changes, if any."""
+    scored = [(len(ctx.trial_findings(*_order(direction, source, t))), i, t)
+              for i, t in enumerate(targets) if values.meet(source.types, t.types)]
+    return min(scored)[2] if scored else None
+
+
+def _overlaps(ctx, olds: list[Flat], news: list[Flat], path: str) -> Iterator:
+    exclusive = [n for n in news if "/oneOf[" in n.label]
+    added = [n for n in exclusive if not any(not ctx.trial(o, n) for o in olds)]
+    for old in olds:
+        if old.empty:
+            continue
+        matched = [n for n in exclusive if Direction.BACKWARD not in ctx.trial(old, n)]
+        for extra in added:
+            if matched and extra is not matched[0] and (extra in matched or content.may_overlap(old, extra)):
+                yield OverlapPair(old, extra, path + extra.label)

@@ -1,0 +1,29 @@
+"""Flags an existing optional property that was added to `required`.
+
+Why it breaks: old data may omit the property (it was optional), and such data fails the new
+schema (BACKWARD).
+
+Example: `"email"` was declared in both versions but only the new one has
+`"required": ["email"]`.
+
+Fix: keep it optional; enforce presence in producers instead, and make it required only once
+no old data without it remains.
+"""
+from ..model import BACKWARD_ONLY, Format, Severity
+from ..registry import RuleSpec
+from . import required
+from .pairs import SchemaPair
+
+SPEC = RuleSpec(id="JSONSCHEMA_PROPERTY_MADE_REQUIRED", format=Format.JSONSCHEMA, breaks=BACKWARD_ONLY,
+                severity=Severity.ERROR, summary="an optional property became required")
+PAIR = SchemaPair
+MESSAGE = 'Optional property "{path}" was added to "required".'
+
+
+def check(pair: SchemaPair, ctx):
+    for name in required.newly_required(pair.old, pair.new):
+        if name not in pair.old.props:
+            continue
+        path = required.path(pair.path, name)
+        yield SPEC.finding(path=path, line=required.line(ctx, pair.new, name),
+                           message=MESSAGE.format(path=path), suggestion=required.drop(ctx, pair.new, name))

@@ -1,0 +1,33 @@
+"""Flags an enum value deleted without reserving its number (and, under WIRE_JSON, its name).
+
+Old data still carries the number; reusing it later makes old payloads mean the new value. JSON
+payloads carry the value's name. buf's ENUM_VALUE_NO_DELETE_UNLESS_NUMBER_RESERVED (WIRE) and
+ENUM_VALUE_NO_DELETE_UNLESS_NAME_RESERVED (WIRE_JSON).
+
+Example: `STATUS_ARCHIVED = 4;` is removed from `enum Status`.
+
+Fix: `reserved 4;` and `reserved "STATUS_ARCHIVED";` inside the enum.
+"""
+from ..model import BOTH_DIRECTIONS, Format, Severity
+from ..registry import RuleSpec
+from .pairs import Kind
+from .reservation import MISSING, missing, reserve
+
+SPEC = RuleSpec(id="PROTO_ENUM_VALUE_DELETED_NOT_RESERVED", format=Format.PROTOBUF,
+                breaks=BOTH_DIRECTIONS, severity=Severity.ERROR,
+                summary="an enum value was deleted without reserving its number (and name)")
+KINDS = (Kind.ENUM_VALUE,)
+MESSAGE = 'Enum value "{path}" (number {number}) was deleted without reserving {what}.'
+
+
+def check(pair, ctx):
+    if pair.old is None or pair.new is not None:
+        return
+    gaps = missing(pair, ctx)
+    if not any(gaps):
+        return
+    line, side = pair.where()
+    yield SPEC.finding(path=pair.path, line=line, side=side,
+                       message=MESSAGE.format(path=pair.path, number=pair.old.number,
+                                              what=MISSING[gaps]),
+                       suggestion=reserve(pair, ctx, gaps))

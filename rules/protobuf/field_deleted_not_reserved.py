@@ -1,0 +1,35 @@
+"""Flags a field deleted without reserving its number (and, under WIRE_JSON, its name).
+
+Old data and old writers still carry the number. If a later version reuses it for another field,
+readers decode old bytes as the new field: silent corruption in both directions. buf's
+FIELD_NO_DELETE_UNLESS_NUMBER_RESERVED (WIRE); with WIRE_JSON also
+FIELD_NO_DELETE_UNLESS_NAME_RESERVED, because JSON payloads carry the name.
+
+Example: `string old_status = 3;` is removed from `Order`.
+
+Fix: reserve what the field used, where it was:
+`reserved 3;` and `reserved "old_status";`.
+"""
+from ..model import BOTH_DIRECTIONS, Format, Severity
+from ..registry import RuleSpec
+from .pairs import Kind
+from .reservation import MISSING, missing, reserve
+
+SPEC = RuleSpec(id="PROTO_FIELD_DELETED_NOT_RESERVED", format=Format.PROTOBUF,
+                breaks=BOTH_DIRECTIONS, severity=Severity.ERROR,
+                summary="a field was deleted without reserving its number (and name)")
+KINDS = (Kind.FIELD,)
+MESSAGE = 'Field "{path}" (number {number}) was deleted without reserving {what}.'
+
+
+def check(pair, ctx):
+    if pair.old is None or pair.new is not None:
+        return
+    gaps = missing(pair, ctx)
+    if not any(gaps):
+        return
+    line, side = pair.where()
+    yield SPEC.finding(path=pair.path, line=line, side=side,
+                       message=MESSAGE.format(path=pair.path, number=pair.old.number,
+                                              what=MISSING[gaps]),
+                       suggestion=reserve(pair, ctx, gaps))

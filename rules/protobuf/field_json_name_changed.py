@@ -1,0 +1,30 @@
+"""Flags a field whose JSON name changed while its proto name stayed (WIRE_JSON only).
+
+`[json_name = "..."]` sets the key of the field in the proto3 JSON mapping. Changing it means
+JSON written by one version is not understood by the other, in both directions (buf:
+FIELD_SAME_JSON_NAME). Renames of the field itself are reported by PROTO_FIELD_RENAMED.
+
+Example: `string user_id = 1 [json_name = "userId"];` becomes `[json_name = "uid"]`.
+
+Fix: keep the JSON name.
+"""
+from ..model import BOTH_DIRECTIONS, Format, Severity
+from ..registry import RuleSpec
+from .pairs import Kind
+
+SPEC = RuleSpec(id="PROTO_FIELD_JSON_NAME_CHANGED", format=Format.PROTOBUF,
+                breaks=BOTH_DIRECTIONS, severity=Severity.ERROR,
+                summary="a field's JSON name changed (WIRE_JSON)")
+KINDS = (Kind.FIELD,)
+MESSAGE = 'Field "{path}" changed its JSON name from "{old}" to "{new}".'
+
+
+def check(pair, ctx):
+    old, new = pair.old, pair.new
+    if not ctx.json or old is None or new is None or old.name != new.name \
+            or old.json_name == new.json_name:
+        return
+    line, side = pair.where()
+    yield SPEC.finding(path=pair.path, line=line, side=side,
+                       message=MESSAGE.format(path=pair.path, old=old.json_name,
+                                              new=new.json_name))

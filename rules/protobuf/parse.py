@@ -1,0 +1,184 @@
+"""Compile a Source with protoc and turn its FileDescriptorSet into a Schema."""
+from __future__ import annotations
+
+from ..model import SchemaError, Side, Source
+from .compile import Compilation
+from .schema import (Cardinality, Enum, EnumValue, Field, Message, Reserved, Rpc, Schema,
+                     SpanIndex)
+
+EMPTY = "file is empty"
+NOT_COMPILED = "protoc did not report the file {name!r} in its output"
+# FileDescriptorProto / DescriptorProto / EnumDescriptorProto field numbers (source-info paths).
+FILE_PACKAGE, FILE_MESSAGE, FILE_ENUM, FILE_SERVICE = 2, 4, 5, 6
+MSG_FIELD, MSG_NESTED, MSG_ENUM, MSG_RESERVED_RANGE, MSG_RESERVED_NAME = 2, 3, 4, 9, 10
+ENUM_VALUE, ENUM_RESERVED_RANGE, ENUM_RESERVED_NAME = 2, 4, 5
+SERVICE_METHOD = 2
+LEGACY_REQUIRED = 3  # FeatureSet.FieldPresence in editions
+LABEL_REQUIRED, LABEL_REPEATED = 2, 3  # FieldDescriptorProto.Label
+# FieldDescriptorProto.Type numbers -> the keyword as written in .proto files.
+KINDS = {1: "double", 2: "float", 3: "int64", 4: "uint64", 5: "int32", 6: "fixed64",
+         7: "fixed32", 8: "bool", 9: "string", 10: "group", 11: "message", 12: "bytes",
+         13: "uint32", 14: "enum", 15: "sfixed32", 16: "sfixed64", 17: "sint32", 18: "sint64"}
+
+
+class Parsed:
+    """One version: protoc starts at once (so both versions compile in parallel, as the engine
+    parses NEW and then OLD before comparing); `schema()` waits and builds the Schema once.
+    protoc's own complaints therefore surface from `compare`, with the side set here."""
+
+    def __init__(self, source: Source):
+        self.source = source
+        self._run = Compilation(source)
+        self._schema: Schema | None = None
+
+    def schema(self, side: Side) -> Schema:
+        if self._schema is None:
+            try:
+                self._schema = _build(self.source, self._run.name, self._run.result())
+            except SchemaError as error:
+                error.side = side
+                raise
+        return self._schema
+
+    def __del__(self):
+        run = getattr(self, "_run", None)
+        if run is not None:
+            run.close()  # never compared (the other version failed): stop protoc, drop files
+
+
+def parse(source: Source) -> Parsed:
+    """Validate and start compiling one version; unusable text raises SchemaError right here."""
+    if not source.text.strip():
+        raise SchemaError(source.path, None, EMPTY)
+    return Parsed(source)
+
+
+def _build(source: Source, name: str, data: bytes) -> Schema:
+    from google.protobuf import descriptor_pb2  # imported lazily: only protobuf needs it
+    files = descriptor_pb2.FileDescriptorSet.FromString(data).file
+    main = next((f for f in files if f.name == name), None)
+    if main is None:
+        raise SchemaError(source.path, None, NOT_COMPILED.format(name=name))
+    types: dict = {}
+    for each in files:
+        if each is not main:
+            _Builder(each, SpanIndex(), types, main=False).file()
+    index = SpanIndex(main.source_code_info.location)
+    own = _Builder(main, index, types, main=True)
+    own.file()
+    _link_maps(types)
+    return Schema(path=source.path, lines=source.text.splitlines(), syntax=own.syntax,
+                  package=main.package, index=index, messages=own.messages, enums=own.enums,
+                  rpcs=own.rpcs, types=types)
+
+
+class _Builder:
+    """Walks one FileDescriptorProto, filling the shared full-name index."""
+
+    def __init__(self, proto, index: SpanIndex, types: dict, *, main: bool):
+        self.proto, self.index, self.types, self.main = proto, index, types, main
+        self.syntax = proto.syntax or "proto2"
+        self.prefix = f"{proto.package}." if proto.package else ""
+        self.messages: dict[str, Message] = {}
+        self.enums: dict[str, Enum] = {}
+        self.rpcs: dict[str, Rpc] = {}
+
+    def file(self) -> None:
+        for i, message in enumerate(self.proto.message_type):
+            self.message(message, "", (FILE_MESSAGE, i))
+        for i, enum in enumerate(self.proto.enum_type):
+            self.enum(enum, "", (FILE_ENUM, i))
+        for i, service in enumerate(self.proto.service):
+            for j, method in enumerate(service.method):
+                name = f"{service.name}.{method.name}"
+                self.rpcs[name] = Rpc(name, method.input_type.lstrip("."),
+                                      method.output_type.lstrip("."), method.client_streaming,
+                                      method.server_streaming, (FILE_SERVICE, i, SERVICE_METHOD, j),
+                                      self.index)
+
+    def message(self, proto, outer: str, path: tuple) -> None:
+        name = f"{outer}{proto.name}"
+        oneofs = {i: o.name for i, o in enumerate(proto.oneof_decl)}
+        fields = {}
+        for i, each in enumerate(proto.field):
+            fields[each.number] = self.field(each, oneofs, path + (MSG_FIELD, i))
+        reserved = _reserved(proto.reserved_range, proto.reserved_name, path,
+                             MSG_RESERVED_RANGE, MSG_RESERVED_NAME, inclusive=False)
+        nested = tuple(f"{name}.{n.name}" for n in proto.nested_type if not n.options.map_entry)
+        nested += tuple(f"{name}.{e.name}" for e in proto.enum_type)
+        message = Message(name=name, full=self.prefix + name, fields=fields, reserved=reserved,
+                          at=path, index=self.index, syntax=self.syntax, main=self.main,
+                          nested=nested, map_entry=proto.options.map_entry,
+                          by_name={f.name: f for f in fields.values()})
+        self.types[message.full] = message
+        if not proto.options.map_entry:
+            self.messages[name] = message
+        for i, each in enumerate(proto.nested_type):
+            self.message(each, f"{name}.", path + (MSG_NESTED, i))
+        for i, each in enumerate(proto.enum_type):
+            self.enum(each, f"{name}.", path + (MSG_ENUM, i))
+
+    def field(self, proto, oneofs: dict, path: tuple) -> Field:
+        kind = KINDS[proto.type]
+        in_oneof = proto.HasField("oneof_index")
+        oneof = oneofs.get(proto.oneof_index) if in_oneof and not proto.proto3_optional else None
+        has_options = proto.HasField("options")
+        return Field(name=proto.name, number=proto.number, kind=kind,
+                     ref=proto.type_name.lstrip("."), ref_full=proto.type_name.lstrip("."),
+                     cardinality=self.cardinality(proto, kind, in_oneof, has_options),
+                     oneof=oneof, json_name=proto.json_name,
+                     default=proto.default_value if proto.HasField("default_value") else None,
+                     deprecated=has_options and proto.options.deprecated, at=path,
+                     index=self.index)
+
+    def cardinality(self, proto, kind: str, in_oneof: bool, has_options: bool) -> Cardinality:
+        if proto.label == LABEL_REPEATED:
+            return Cardinality.REPEATED
+        if proto.label == LABEL_REQUIRED or (
+                has_options and proto.options.features.field_presence == LEGACY_REQUIRED):
+            return Cardinality.REQUIRED
+        explicit = self.syntax != "proto3" or proto.proto3_optional or kind in ("message", "group")
+        return Cardinality.OPTIONAL if explicit or in_oneof else Cardinality.IMPLICIT
+
+    def enum(self, proto, outer: str, path: tuple) -> None:
+        name = f"{outer}{proto.name}"
+        values = tuple(EnumValue(v.name, v.number, v.HasField("options") and v.options.deprecated,
+                                 path + (ENUM_VALUE, i), self.index)
+                       for i, v in enumerate(proto.value))
+        reserved = _reserved(proto.reserved_range, proto.reserved_name, path,
+                             ENUM_RESERVED_RANGE, ENUM_RESERVED_NAME, inclusive=True)
+        enum = Enum(name=name, full=self.prefix + name, values=values, reserved=reserved,
+                    at=path, index=self.index, syntax=self.syntax, main=self.main,
+                    by_name={v.name: v for v in values})
+        for value in values:
+            enum.by_number.setdefault(value.number, []).append(value)
+        self.types[enum.full] = enum
+        self.enums[name] = enum
+
+
+def _reserved(ranges, names, path: tuple, range_tag: int, name_tag: int,
+              *, inclusive: bool) -> Reserved:
+    # Message reserved ranges end exclusively, enum reserved ranges inclusively.
+    return Reserved(
+        ranges=tuple((r.start, r.end + 1 if inclusive else r.end) for r in ranges),
+        names=tuple(names),
+        range_paths=tuple(path + (range_tag, i) for i in range(len(ranges))),
+        name_paths=tuple(path + (name_tag, i) for i in range(len(names))))
+
+
+def _link_maps(types: dict) -> None:
+    """Give map fields their key and value fields, and a package-less name to every reference."""
+    for each in types.values():
+        if not isinstance(each, Message):
+            continue
+        for field in each.fields.values():
+            if not field.ref_full:
+                continue
+            target = types.get(field.ref_full)
+            if target is None:
+                continue
+            field.ref = target.name
+            if field.cardinality is Cardinality.REPEATED and isinstance(target, Message) \
+                    and target.map_entry:
+                field.cardinality = Cardinality.MAP
+                field.map_types = (target.fields[1], target.fields[2])

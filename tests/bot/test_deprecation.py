@@ -1,0 +1,78 @@
+"""The deprecation window: a deprecated element may go only once the window has passed."""
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from bot.deprecation import check, deleted_deprecated
+from rules import Format, Severity, Side
+
+NOW = datetime(2025, 3, 20, 12, tzinfo=timezone.utc)
+PROTO_BASE = """syntax = "proto3";
+message Order {
+  string id = 1;
+  string coupon = 3 [deprecated = true];
+  string note = 4;
+}
+"""
+PROTO_HEAD = """syntax = "proto3";
+message Order {
+  reserved 3;
+  string id = 1;
+}
+"""
+PROTO_UNMARKED = PROTO_BASE.replace(" [deprecated = true]", "")
+AVRO_BASE = """{"type": "record", "name": "User", "fields": [
+  {"name": "id", "type": "string"},
+  {"name": "fax", "type": ["null", "string"], "default": null, "deprecated": true},
+  {"name": "pager", "type": ["null", "string"], "default": null, "doc": "Deprecated: unused"}
+]}"""
+AVRO_HEAD = """{"type": "record", "name": "User", "fields": [
+  {"name": "id", "type": "string"}
+]}"""
+JSON_BASE = """{"type": "object", "properties": {
+  "id": {"type": "string"},
+  "fax": {"type": "string", "deprecated": true}
+}}"""
+JSON_HEAD = '{"type": "object", "properties": {"id": {"type": "string"}}}'
+
+
+@pytest.mark.parametrize("fmt, base, head, expected", [
+    (Format.PROTOBUF, PROTO_BASE, PROTO_HEAD, [("coupon", "Order.coupon", 4)]),
+    (Format.PROTOBUF, PROTO_UNMARKED, PROTO_HEAD, []),  # never deprecated: the engine's business
+    (Format.PROTOBUF, PROTO_BASE, PROTO_BASE, []),  # still there
+    (Format.AVRO, AVRO_BASE, AVRO_HEAD, [("pager", "User.pager", 4), ("fax", "User.fax", 3)]),
+    (Format.JSONSCHEMA, JSON_BASE, JSON_HEAD, [("fax", "fax", 3)]),
+    (Format.AVRO, "not json", AVRO_HEAD, []),
+])
+def test_deleted_deprecated(fmt, base, head, expected):
+    assert sorted(deleted_deprecated(base, head, fmt=fmt)) == sorted(expected)
+
+
+def _history(*days_ago_marked):
+    """Versions newest first: (sha, date, text), marked or not."""
+    return [(f"{i:040x}", (NOW - timedelta(days=days)).isoformat(),
+             PROTO_BASE if marked else PROTO_UNMARKED)
+            for i, (days, marked) in enumerate(days_ago_marked)]
+
+
+@pytest.mark.parametrize("history, window, expected_days", [
+    (_history((2, True), (5, True), (30, False)), 14, 5),  # marked 5 days ago: too soon
+    (_history((2, True), (20, True), (30, False)), 14, None),  # marked 20 days ago: fine
+    (_history((0, True)), 14, 0),  # marked in the base itself, today
+    (_history((2, True), (5, True)), 0, None),  # window off
+    ([], 14, None),  # no history: cannot tell
+    (_history((2, False)), 14, None),
+])
+def test_window(history, window, expected_days):
+    found = check(PROTO_BASE, PROTO_HEAD, fmt=Format.PROTOBUF, file="o.proto", history=history,
+                  window_days=window, now=NOW, severity=Severity.WARNING)
+    if expected_days is None:
+        assert found == []
+        return
+    [finding] = found
+    assert (finding.rule, finding.side, finding.line, finding.path) == \
+        ("SCHEMA_DEPRECATION_WINDOW", Side.OLD, 4, "Order.coupon")
+    marked = (NOW - timedelta(days=expected_days)).date()
+    assert marked.isoformat() in finding.message
+    assert (marked + timedelta(days=window)).isoformat() in finding.message
+    assert finding.breaks == frozenset()

@@ -1,0 +1,195 @@
+"""Rendering crafted findings: comment placement and bodies, check-run title, summary, annotations."""
+import pytest
+
+from bot.diff_lines import DiffSide, parse_patch
+from bot.render import check_run
+from bot.render.comments import place
+from bot.render.markdown import MAX_OUTPUT, fenced
+from bot.render.model import FileComment, FileReview, InlineComment
+from rules import Direction, Finding, Format, Mode, Severity, Side, Suggestion
+
+PATCH = """@@ -1,6 +1,8 @@
+ {
+   "type": "record",
+   "name": "User",
+   "fields": [
+-    {"name": "fax", "type": "string"},
+-    {"name": "id", "type": "string"}
++    {"name": "id", "type": "string"},
++    {"name": "level", "type": "int"},
++    {"name": "note", "type": "string"}
+   ]
+@@ -20,2 +22,3 @@
+ x
++y
+ z"""
+BOTH = frozenset(Direction)
+BACKWARD = frozenset({Direction.BACKWARD})
+FORWARD = frozenset({Direction.FORWARD})
+
+
+def finding(line=6, *, side=Side.NEW, severity=Severity.ERROR, suggestion=None, breaks=BACKWARD,
+            rule="AVRO_FIELD_ADDED", path="User.level", message='Field "User.level" was added.',
+            file="user.avsc"):
+    return Finding(rule=rule, severity=severity, line=line, path=path, message=message, side=side,
+                   suggestion=suggestion, file=file, breaks=breaks)
+
+
+def review_of(*findings, mode=Mode.BACKWARD, patch=PATCH, removed=False, path="user.avsc"):
+    return FileReview(path=path, format=Format.AVRO, mode=mode, base_path=path, findings=findings,
+                      diff=parse_patch(patch), removed=removed)
+
+
+FIX = Suggestion(title='Give "level" a default', line_start=6, line_end=6,
+                 replacement='    {"name": "level", "type": "int", "default": 0},\n')
+
+
+def test_suggestion_inside_the_diff_becomes_a_suggestion_block_on_its_lines():
+    comment = place(finding(suggestion=FIX), file=review_of(), fingerprint="ab" * 8)
+    assert isinstance(comment, InlineComment)
+    assert (comment.line, comment.side, comment.start_line) == (6, DiffSide.RIGHT, None)
+    assert '```suggestion\n    {"name": "level", "type": "int", "default": 0},\n```' in comment.body
+    assert comment.body.endswith("<!-- schema-review:fingerprint=abababababababab -->")
+    assert comment.to_github() == {"path": "user.avsc", "line": 6, "side": "RIGHT",
+                                   "body": comment.body}
+
+
+def test_multi_line_suggestion_spans_exactly_its_lines():
+    fix = Suggestion(title="t", line_start=5, line_end=7, replacement="a\nb\n")
+    comment = place(finding(suggestion=fix), file=review_of(), fingerprint="0" * 16)
+    assert (comment.start_line, comment.line) == (5, 7)
+    assert comment.to_github()["start_side"] == "RIGHT"
+    assert comment.to_github()["start_line"] == 5
+
+
+def test_suggestion_across_hunks_is_shown_but_not_as_a_suggestion_block():
+    fix = Suggestion(title="t", line_start=8, line_end=23, replacement="x\n")
+    comment = place(finding(suggestion=fix), file=review_of(), fingerprint="0" * 16)
+    assert isinstance(comment, InlineComment) and comment.line == 6 and comment.start_line is None
+    assert "```suggestion" not in comment.body
+    assert "Replace lines 8–23 of the new version with:\n```json\nx\n```" in comment.body
+
+
+def test_removed_element_is_commented_on_the_left():
+    comment = place(finding(5, side=Side.OLD, path="User.fax", breaks=FORWARD),
+                    file=review_of(), fingerprint="0" * 16)
+    assert (comment.line, comment.side) == (5, DiffSide.LEFT)
+
+
+def test_removed_element_with_a_fix_sits_on_the_fix_lines_on_the_right():
+    fix = Suggestion(title="Keep it", line_start=5, line_end=5, replacement="x\n")
+    comment = place(finding(5, side=Side.OLD, suggestion=fix), file=review_of(),
+                    fingerprint="0" * 16)
+    assert (comment.line, comment.side) == (5, DiffSide.RIGHT)
+    assert "_The removed element was on line 5 of the base version._" in comment.body
+
+
+def test_line_outside_the_diff_falls_back_to_a_file_comment():
+    comment = place(finding(15), file=review_of(), fingerprint="0" * 16)
+    assert isinstance(comment, FileComment)
+    assert comment.to_github() == {"path": "user.avsc", "body": comment.body, "subject_type": "file"}
+
+
+def test_finding_from_an_older_version_stays_in_the_summary():
+    older = finding(3, side=Side.OLD, file="user.avsc@abc1234")
+    assert place(older, file=review_of(older), fingerprint="0" * 16) is None
+
+
+@pytest.mark.parametrize("replacement, fence", [
+    ("plain\n", "```suggestion\n"),
+    ("has ``` inside\n", "````suggestion\n"),
+    ("has ````` inside\n", "``````suggestion\n"),
+])
+def test_fence_outgrows_backticks_in_the_replacement(replacement, fence):
+    fix = Suggestion(title="t", line_start=6, line_end=6, replacement=replacement)
+    body = place(finding(suggestion=fix), file=review_of(), fingerprint="0" * 16).body
+    assert fence + replacement + fence.strip().removesuffix("suggestion") in body
+
+
+def test_empty_replacement_deletes_the_lines():
+    fix = Suggestion(title="Delete it", line_start=6, line_end=6, replacement="")
+    body = place(finding(suggestion=fix), file=review_of(), fingerprint="0" * 16).body
+    assert "```suggestion\n```" in body
+    assert fenced("") == "```\n```"
+
+
+@pytest.mark.parametrize("breaks, mode, wanted", [
+    (BACKWARD, Mode.BACKWARD, "Readers upgraded to the new schema cannot read data written with the old one"),
+    (FORWARD, Mode.FULL, "Readers still on the old schema cannot read data written with the new one"),
+    (FORWARD, Mode.BACKWARD, "does not require forward compatibility, so this is only a note"),
+    (BOTH, Mode.FULL, "requires both backward and forward compatibility"),
+    (frozenset(), Mode.FULL, "nothing by itself"),
+])
+def test_body_says_what_breaks_for_whom_in_which_mode(breaks, mode, wanted):
+    body = place(finding(breaks=breaks), file=review_of(mode=mode), fingerprint="0" * 16).body
+    assert wanted in body
+    assert f"`{mode.value}` mode" in body or not breaks
+
+
+def test_error_without_a_fix_says_what_to_do():
+    body = place(finding(), file=review_of(), fingerprint="0" * 16).body
+    assert "**What to do:**" in body and "/schema-override" in body
+
+
+@pytest.mark.parametrize("severities, files, expected", [
+    ([], 1, "No breaking changes in 1 schema file"),
+    ([Severity.ERROR, Severity.ERROR, Severity.WARNING], 3, "2 breaking changes, 1 warning in 3 schema files"),
+    ([Severity.ERROR, Severity.INFO, Severity.INFO], 2, "1 breaking change, 2 notes in 2 schema files"),
+    ([Severity.WARNING], 1, "1 warning in 1 schema file"),
+])
+def test_title_counts(severities, files, expected):
+    reviews = [review_of(*[finding(severity=s) for s in severities])]
+    reviews += [review_of(path=f"other{i}.avsc") for i in range(files - 1)]
+    assert check_run.title(reviews) == expected
+
+
+def test_title_without_files_and_with_unreviewed_ones():
+    assert check_run.title([]) == "No schema files changed"
+    skipped = FileReview(path="big.avsc", format=Format.AVRO, mode=Mode.BACKWARD, problem="too big")
+    assert check_run.title([review_of(), skipped]) == \
+        "No breaking changes in 2 schema files; 1 not reviewed"
+
+
+def test_summary_table_escapes_cells_and_lists_what_is_not_inline():
+    odd = finding(15, message="a | b\nc", suggestion=FIX)
+    review = review_of(finding(), odd)
+    summary = check_run.summary([review], not_inline=[(review, odd)], notes=["A note."])
+    assert "| Severity | File | Rule | Element | Finding | Fix |" in summary
+    assert "| **error** | `user.avsc:6` | `AVRO_FIELD_ADDED` | `User.level` |" in summary
+    assert "a \\| b c" in summary
+    assert "### Not commented inline" in summary and "#### `user.avsc:15`" in summary
+    assert "| `user.avsc` | Avro | backward | 2 breaking changes |" in summary
+    assert "- A note." in summary
+
+
+def test_summary_and_text_are_truncated_under_the_limit():
+    many = [finding(i, path=f"User.f{i}", message="x" * 300, suggestion=FIX) for i in range(1, 800)]
+    review = review_of(*many)
+    summary = check_run.summary([review], not_inline=[(review, f) for f in many])
+    text = check_run.text([review])
+    for output in (summary, text):
+        assert len(output.encode("utf-8")) <= MAX_OUTPUT
+        assert "_Truncated: " in output and "65,535-character limit" in output
+        assert output.count("```") % 2 == 0  # no fence left open
+
+
+def test_annotations_levels_titles_and_removed_lines():
+    fix = Suggestion(title="Fix it", line_start=6, line_end=6, replacement="r\n")
+    review = review_of(finding(severity=Severity.ERROR, suggestion=fix),
+                       finding(7, severity=Severity.WARNING, path="p" * 300),
+                       finding(5, side=Side.OLD, severity=Severity.INFO, path="User.fax"),
+                       finding(3, side=Side.OLD, file="user.avsc@abc1234"))
+    gone = review_of(finding(1, side=Side.OLD), path="gone.avsc", removed=True)
+    notes = check_run.annotations([review, gone])
+    assert [(a["start_line"], a["end_line"], a["annotation_level"]) for a in notes] == \
+        [(6, 6, "failure"), (7, 7, "warning"), (5, 5, "notice")]
+    assert notes[0]["title"] == "AVRO_FIELD_ADDED: User.level"
+    assert notes[0]["message"].endswith("Fix: Fix it") and notes[0]["raw_details"] == "r\n"
+    assert len(notes[1]["title"]) == 255
+    assert notes[2]["message"].startswith("Removed from line 5 of the base version. ")
+    assert all(set(a) >= {"path", "start_line", "end_line", "annotation_level", "message"} for a in notes)
+
+
+def test_batches_of_fifty():
+    assert [len(b) for b in check_run.batches(list(range(120)))] == [50, 50, 20]
+    assert list(check_run.batches([])) == []

@@ -1,0 +1,58 @@
+"""GraphQL: one aliased object(expression:) per file, and minimizeComment on review comments."""
+import requests
+
+from .conftest import NEW_SCHEMA, client_for
+
+BATCH = """query($owner: String!, $name: String!) {
+  repository(owner: $owner, name: $name) {
+    f0: object(expression: "%(sha)s:schemas/user.avsc") { ... on Blob { text byteSize isTruncated isBinary oid } }
+    f1: object(expression: "%(sha)s:schemas/missing.avsc") { ... on Blob { text } }
+    f2: object(expression: "%(sha)s:logo.png") { ... on Blob { text isBinary byteSize } }
+    f3: object(expression: "%(sha)s:huge.json") { ... on Blob { text isTruncated byteSize } }
+  }
+}"""
+MINIMIZE = """mutation($id: ID!) { minimizeComment(input: {subjectId: $id, classifier: OUTDATED}) {
+  minimizedComment { isMinimized minimizedReason } } }"""
+
+
+def post(url: str, token: str, query: str, **variables) -> dict:
+    answer = requests.post(url, json={"query": query, "variables": variables},
+                           headers={"Authorization": f"bearer {token}"})
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def test_batched_blob_fetch(github, scenario):
+    repo, pull = scenario
+    sha = repo.commit("feature", {"logo.png": b"\x89PNG\0\0binary", "huge.json": "y" * (600 * 1024)}, "Assets")
+    for url in (github.graphql_url, github.url + "/api/graphql"):
+        data = post(url, github.issue_token("acme"), BATCH % {"sha": sha}, owner="acme", name="contracts")
+        found = data["data"]["repository"]
+        assert found["f0"] == {"text": NEW_SCHEMA, "byteSize": len(NEW_SCHEMA), "isTruncated": False,
+                               "isBinary": False, "oid": repo.git.blob_at(sha, "schemas/user.avsc")[0]}
+        assert found["f1"] is None
+        assert found["f2"] == {"text": None, "isBinary": True, "byteSize": len(b"\x89PNG\0\0binary")}
+        assert found["f3"]["isTruncated"] is True and found["f3"]["byteSize"] == 600 * 1024
+        assert len(found["f3"]["text"]) == 512 * 1024
+    assert [c.operation for c in github.calls_to("POST", "graphql")] == ["graphql", "graphql"]
+
+
+def test_unknown_fields_and_repositories_answer_with_errors(github, scenario):
+    token = github.issue_token("acme")
+    data = post(github.graphql_url, token, '{ repository(owner: "acme", name: "contracts") { nope } }')
+    assert "data" not in data and "nope" in data["errors"][0]["message"]
+    data = post(github.graphql_url, token, '{ repository(owner: "acme", name: "ghost") { name } }')
+    assert data["data"]["repository"] is None and data["errors"][0]["type"] == "NOT_FOUND"
+    assert requests.post(github.graphql_url, json={"query": "{ rateLimit { cost } }"}).status_code == 401
+
+
+def test_minimize_comment_marks_the_review_comment(github, scenario):
+    repo, pull = scenario
+    pr = client_for(github, repo).get_repo("acme/contracts").get_pull(pull.number)
+    pr.create_review(event="COMMENT", body="old", comments=[{"path": "schemas/user.avsc", "line": 3, "body": "x"}])
+    node_id = pr.get_review_comments()[0].node_id
+    data = post(github.graphql_url, github.issue_token("acme"), MINIMIZE, id=node_id)
+    assert data["data"]["minimizeComment"]["minimizedComment"] == {"isMinimized": True, "minimizedReason": "outdated"}
+    assert [c.is_minimized for c in github.review_comments("acme", "contracts")] == [True]
+    missing = post(github.graphql_url, github.issue_token("acme"), MINIMIZE, id="PRRC_nothing")
+    assert missing["errors"][0]["type"] == "NOT_FOUND"

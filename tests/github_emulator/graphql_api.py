@@ -1,0 +1,162 @@
+"""The slice of GitHub's GraphQL API the bot uses: batched blob reads and minimizeComment."""
+from __future__ import annotations
+
+from graphql import GraphQLError, build_schema, graphql_sync
+
+from .ops import Ctx
+
+# GitHub cuts Blob.text somewhere around 512 KB and says so with isTruncated (the exact limit
+# is undocumented); byteSize always reports the whole blob.
+BLOB_TEXT_LIMIT = 512 * 1024
+# git's own binary test: a NUL byte in the first 8000 bytes.
+BINARY_SNIFF = 8000
+REPO_NOT_FOUND = "Could not resolve to a Repository with the name '{owner}/{name}'."
+NODE_NOT_FOUND = "Could not resolve to a node with the global id of '{id}'."
+
+SDL = """
+scalar GitObjectID
+interface Node { id: ID! }
+interface GitObject { id: ID! oid: GitObjectID! abbreviatedOid: String! }
+type Blob implements Node & GitObject {
+  id: ID! oid: GitObjectID! abbreviatedOid: String!
+  text: String byteSize: Int! isBinary: Boolean isTruncated: Boolean!
+}
+type Tree implements Node & GitObject { id: ID! oid: GitObjectID! abbreviatedOid: String! }
+type Commit implements Node & GitObject {
+  id: ID! oid: GitObjectID! abbreviatedOid: String! message: String!
+}
+type Repository implements Node {
+  id: ID! name: String! nameWithOwner: String!
+  object(expression: String, oid: GitObjectID): GitObject
+}
+interface Minimizable { isMinimized: Boolean! minimizedReason: String viewerCanMinimize: Boolean! }
+type PullRequestReviewComment implements Node & Minimizable {
+  id: ID! databaseId: Int body: String! isMinimized: Boolean! minimizedReason: String
+  viewerCanMinimize: Boolean!
+}
+type IssueComment implements Node & Minimizable {
+  id: ID! databaseId: Int body: String! isMinimized: Boolean! minimizedReason: String
+  viewerCanMinimize: Boolean!
+}
+type RateLimit { cost: Int! limit: Int! remaining: Int! used: Int! resetAt: String! nodeCount: Int! }
+type Query {
+  repository(owner: String!, name: String!, followRenames: Boolean): Repository
+  node(id: ID!): Node
+  rateLimit(dryRun: Boolean): RateLimit
+}
+enum ReportedContentClassifiers { SPAM ABUSE OFF_TOPIC OUTDATED DUPLICATE RESOLVED }
+input MinimizeCommentInput { subjectId: ID! classifier: ReportedContentClassifiers! clientMutationId: String }
+type MinimizeCommentPayload { clientMutationId: String minimizedComment: Minimizable }
+input UnminimizeCommentInput { subjectId: ID! clientMutationId: String }
+type UnminimizeCommentPayload { clientMutationId: String unminimizedComment: Minimizable }
+type Mutation {
+  minimizeComment(input: MinimizeCommentInput!): MinimizeCommentPayload
+  unminimizeComment(input: UnminimizeCommentInput!): UnminimizeCommentPayload
+}
+"""
+
+
+class NotFound(GraphQLError):
+    """GitHub marks these errors with "type": "NOT_FOUND" next to the message."""
+
+
+def _typename(value, *_):
+    return value["__typename"]
+
+
+def _build():
+    schema = build_schema(SDL)
+    for name in ("Node", "GitObject", "Minimizable"):
+        schema.get_type(name).resolve_type = _typename
+    query, mutation = schema.query_type.fields, schema.mutation_type.fields
+    query["repository"].resolve = _repository
+    query["node"].resolve = lambda _, info, id: _comment(info.context, id)
+    query["rateLimit"].resolve = lambda _, info, **__: {
+        "cost": 1, "limit": 5000, "remaining": info.context.state.rate_remaining,
+        "used": 5000 - info.context.state.rate_remaining, "resetAt": "2030-01-01T00:00:00Z", "nodeCount": 0}
+    schema.get_type("Repository").fields["object"].resolve = _object
+    mutation["minimizeComment"].resolve = _minimize
+    mutation["unminimizeComment"].resolve = _unminimize
+    return schema
+
+
+def _repository(_, info, owner, name, **__):
+    repo = info.context.state.repo(owner, name)
+    token = info.context.token
+    if repo is None or (token and repo.installation_id != token.installation_id):
+        raise NotFound(REPO_NOT_FOUND.format(owner=owner, name=name))
+    return {"__typename": "Repository", "id": f"R_emu{repo.id}", "name": repo.name,
+            "nameWithOwner": repo.full_name, "_repo": repo}
+
+
+def _object(parent, info, expression=None, oid=None):
+    git = parent["_repo"].git
+    ref, _, path = (expression or oid or "").partition(":")
+    commit = git.resolve(ref)
+    if commit is None:
+        return None
+    if not path:
+        return {"__typename": "Commit", "id": f"C_emu{commit}", "oid": commit,
+                "abbreviatedOid": commit[:7], "message": git.info(commit).message}
+    entry = git.entry(commit, path)
+    if entry is None:
+        return None
+    base = {"id": f"B_emu{entry.sha}", "oid": entry.sha, "abbreviatedOid": entry.sha[:7]}
+    if entry.type != "blob":
+        return {"__typename": "Tree", **base}
+    data = git.blob(entry.sha)
+    binary = b"\0" in data[:BINARY_SNIFF]
+    text = None if binary else data[:BLOB_TEXT_LIMIT].decode("utf-8", errors="ignore")
+    return {"__typename": "Blob", **base, "text": text, "byteSize": len(data), "isBinary": binary,
+            "isTruncated": not binary and len(data) > BLOB_TEXT_LIMIT}
+
+
+def _comment(ctx: Ctx, node_id: str):
+    for kind, store in (("PullRequestReviewComment", ctx.state.review_comments),
+                        ("IssueComment", ctx.state.issue_comments)):
+        for item in store.values():
+            if item.node_id == node_id:
+                return {"__typename": kind, "id": node_id, "databaseId": item.id, "body": item.body,
+                        "isMinimized": item.is_minimized, "minimizedReason": item.minimized_reason,
+                        "viewerCanMinimize": True, "_item": item}
+    raise NotFound(NODE_NOT_FOUND.format(id=node_id))
+
+
+def _minimize(_, info, input):
+    item = _comment(info.context, input["subjectId"])["_item"]
+    # minimizedReason comes back lower-case and dashed ("off-topic"), unlike the enum input.
+    item.minimized_reason = input["classifier"].lower().replace("_", "-")
+    return {"clientMutationId": input.get("clientMutationId"),
+            "minimizedComment": _comment(info.context, input["subjectId"])}
+
+
+def _unminimize(_, info, input):
+    item = _comment(info.context, input["subjectId"])["_item"]
+    item.minimized_reason = None
+    return {"clientMutationId": input.get("clientMutationId"),
+            "unminimizedComment": _comment(info.context, input["subjectId"])}
+
+
+SCHEMA = _build()
+
+
+def execute(ctx: Ctx, payload) -> dict:
+    """A GraphQL response body (always HTTP 200 on GitHub, problems go in `errors`)."""
+    if not isinstance(payload, dict) or not isinstance(payload.get("query"), str):
+        return {"errors": [{"message": "A query attribute must be specified and must be a string."}]}
+    result = graphql_sync(SCHEMA, payload["query"], context_value=ctx,
+                          variable_values=payload.get("variables"),
+                          operation_name=payload.get("operationName"))
+    out: dict = {}
+    if result.data is not None or not result.errors:
+        out["data"] = result.data
+    if result.errors:
+        out["errors"] = [_error(e) for e in result.errors]
+    return out
+
+
+def _error(error: GraphQLError) -> dict:
+    body = error.formatted
+    if isinstance(error.original_error, NotFound) or isinstance(error, NotFound):
+        body["type"] = "NOT_FOUND"
+    return body

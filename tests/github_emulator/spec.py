@@ -1,0 +1,158 @@
+"""GitHub's OpenAPI subset: route a request to its operation, validate requests and responses."""
+from __future__ import annotations
+
+import copy
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from openapi_core import OpenAPI
+from openapi_core.testing import MockRequest, MockResponse
+
+SHARED_GITHUB = Path(__file__).resolve().parents[2] / ".." / "shared" / "github"
+SPEC_FILE = "api.github.com.bot-subset.json"
+# openapi-core matches full URLs against `servers`; every request is checked as if sent there.
+CANONICAL_HOST = "https://api.github.com"
+MISSING_SHARED = ("GitHub's OpenAPI subset is missing at {path}: the emulator validates every "
+                  "request against it (expected <repo>/../shared/github/, see its README.md)")
+
+# Operations the bot uses that the shared subset lacks; written from GitHub's REST reference
+# until tools/extract_openapi_subset.py adds them (then this entry is skipped automatically).
+EXTRA_PATHS: dict[str, dict] = {
+    "/repos/{owner}/{repo}/commits": {"get": {
+        "operationId": "repos/list-commits",
+        "parameters": [
+            {"$ref": "#/components/parameters/owner"}, {"$ref": "#/components/parameters/repo"},
+            {"name": "sha", "in": "query", "schema": {"type": "string"}},
+            {"name": "path", "in": "query", "schema": {"type": "string"}},
+            {"name": "author", "in": "query", "schema": {"type": "string"}},
+            {"name": "committer", "in": "query", "schema": {"type": "string"}},
+            {"name": "since", "in": "query", "schema": {"type": "string", "format": "date-time"}},
+            {"name": "until", "in": "query", "schema": {"type": "string", "format": "date-time"}},
+            {"$ref": "#/components/parameters/per-page"}, {"$ref": "#/components/parameters/page"}],
+        "responses": {"200": {"description": "Response", "content": {"application/json": {
+            "schema": {"type": "array", "items": {"$ref": "#/components/schemas/commit"}}}}}}}},
+}
+
+
+@dataclass(frozen=True)
+class Route:
+    template: str
+    method: str
+    operation_id: str
+    params: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Checked:
+    problems: list[str]
+    status: int  # 400 for parameters, 422 for bodies (GitHub's "Invalid request" answer)
+    query: dict[str, Any]
+
+
+class Spec:
+    """The OpenAPI subset plus EXTRA_PATHS, loaded once per process."""
+
+    def __init__(self, root: Path = SHARED_GITHUB):
+        path = root / SPEC_FILE
+        if not path.is_file():
+            raise FileNotFoundError(MISSING_SHARED.format(path=path.resolve()))
+        self.doc = json.loads(path.read_text())
+        for template, ops in EXTRA_PATHS.items():
+            self.doc["paths"].setdefault(template, copy.deepcopy(ops))
+        _null_in_nullable_enums(self.doc)
+        self.api = OpenAPI.from_dict(self.doc)
+        self._routes = sorted(self._compile(), key=lambda r: (r[0].count("{"), -len(r[0])))
+
+    def _compile(self):
+        for template, ops in self.doc["paths"].items():
+            multi = {p.get("name") for op in ops.values() if isinstance(op, dict)
+                     for p in op.get("parameters", []) if p.get("x-multi-segment")}
+            regex = re.sub(r"\{(\w+)\}", lambda m: f"(?P<{m.group(1)}>{'.+' if m.group(1) in multi else '[^/]+'})",
+                           re.escape(template).replace(r"\{", "{").replace(r"\}", "}"))
+            yield template, re.compile(f"^{regex}$"), ops
+
+    def route(self, method: str, path: str) -> Route | None:
+        for template, regex, ops in self._routes:
+            match = regex.match(path)
+            if match and method.lower() in ops:
+                return Route(template, method.lower(), ops[method.lower()]["operationId"],
+                             match.groupdict())
+        return None
+
+    def check_request(self, route: Route, path: str, query, headers, body: bytes | None,
+                      content_type: str | None) -> Checked:
+        request = self._mock(route, path, query, headers, body, content_type)
+        result = self.api.unmarshal_request(request)
+        problems = [_explain(error) for error in result.errors]
+        body_error = any("body" in type(e).__name__.lower() for e in result.errors)
+        return Checked(problems, 422 if body_error else 400, dict(result.parameters.query or {}))
+
+    def check_response(self, route: Route, path: str, status: int, payload: bytes) -> str | None:
+        request = self._mock(route, path, {}, {}, None, None)
+        try:
+            self.api.validate_response(request, MockResponse(payload, status_code=status,
+                                                             content_type="application/json"))
+        except Exception as error:  # openapi-core raises one family per problem kind
+            return _explain(error)
+        return None
+
+    def _mock(self, route, path, query, headers, body, content_type) -> MockRequest:
+        return MockRequest(CANONICAL_HOST, route.method, path, path_pattern=route.template,
+                           args=query, view_args=route.params, headers=headers, data=body,
+                           content_type=content_type or "application/json")
+
+    def response_schema(self, route: Route, status: int) -> dict | None:
+        op = self.doc["paths"][route.template][route.method]
+        answer = self.resolve(op.get("responses", {}).get(str(status)))
+        content = (answer or {}).get("content", {}).get("application/json")
+        return content.get("schema") if content else None
+
+    def resolve(self, node: Any) -> Any:
+        while isinstance(node, dict) and "$ref" in node:
+            node = self._pointer(node["$ref"])
+        return node
+
+    def _pointer(self, ref: str) -> Any:
+        node = self.doc
+        for part in ref.lstrip("#/").split("/"):
+            node = node[part.replace("~1", "/").replace("~0", "~")]
+        return node
+
+
+def _explain(error: BaseException) -> str:
+    """The most specific message openapi-core gives (schema errors hide in __cause__)."""
+    parts = [f"{type(error).__name__}: {str(error)[:200]}"]
+    cause = error.__cause__
+    while cause is not None:
+        detail = getattr(cause, "schema_errors", None)
+        if detail:
+            parts.append("; ".join(f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in detail))
+        else:
+            parts.append(str(cause)[:300])
+        cause = cause.__cause__
+    return " | ".join(parts)
+
+
+def _null_in_nullable_enums(node: Any) -> None:
+    """GitHub marks enums `nullable` without listing null; the validator needs null listed."""
+    if isinstance(node, dict):
+        if node.get("nullable") and isinstance(node.get("enum"), list) and None not in node["enum"]:
+            node["enum"].append(None)
+        for value in node.values():
+            _null_in_nullable_enums(value)
+    elif isinstance(node, list):
+        for value in node:
+            _null_in_nullable_enums(value)
+
+
+_SPEC: Spec | None = None
+
+
+def load() -> Spec:
+    global _SPEC
+    if _SPEC is None:
+        _SPEC = Spec()
+    return _SPEC

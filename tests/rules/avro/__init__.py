@@ -1,0 +1,1 @@
+"""Avro-specific tests: conformance, differential, bad input."""

@@ -1,0 +1,1 @@
+"""Tests of the JSON Schema rules beyond the data-driven cases."""
