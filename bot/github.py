@@ -59,7 +59,7 @@ class GitHubApp:
         self._base_url = settings.api_url.rstrip("/")
         self._timeout = timeout
         self._retry = GithubRetry(total=retries, allowed_methods=RETRIED_METHODS,
-                                  status_forcelist=(500, 502, 503, 504), backoff_factor=0.5)
+                                  backoff_factor=0.5)
         self._clients: dict[int, Github] = {}
         self._lock = threading.Lock()
 

@@ -12,7 +12,8 @@ NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 NOT_A_TYPE = "not an Avro type: {value}"
 UNKNOWN_TYPE = 'unknown type "{name}" (named types must be defined before they are used)'
 MISSING = '{what} has no "{key}"'
-BAD_NAME = 'invalid name "{name}": names start with a letter or _ and contain only letters, digits and _'
+BAD_NAME = ('invalid name "{name}": names start with a letter or _ and contain only letters, '
+            'digits and _')
 REDEFINED = 'named type "{name}" is defined twice'
 NOT_LIST = '"{key}" of {what} must be a JSON array'
 NOT_STRINGS = '"{key}" of {what} must be a list of strings'
@@ -140,8 +141,9 @@ class Builder:
                 self.fail(node.line, DUPLICATE_FIELD.format(record=record.name, name=name))
             names.add(name)
             type_line = node.key_line("type")
-            schema = self.type(self.require(node, "type", f'field "{name}"'), record.namespace, type_line)
-            aliases = tuple(self.strings(node, "aliases", f'field "{name}"')) if "aliases" in node else ()
+            what = f'field "{name}"'
+            schema = self.type(self.require(node, "type", what), record.namespace, type_line)
+            aliases = tuple(self.strings(node, "aliases", what)) if "aliases" in node else ()
             made = Field(name=name, type=schema, index=index, line=node.line, type_line=type_line,
                          node=node, default=node.get("default", NO_DEFAULT), aliases=aliases)
             record.fields.append(made)
@@ -155,11 +157,13 @@ class Builder:
             if not NAME.match(symbol):
                 self.fail(obj.key_line("symbols"), BAD_NAME.format(name=symbol))
             if count > 1:
-                self.fail(obj.key_line("symbols"), DUPLICATE_SYMBOL.format(name=enum.name, symbol=symbol))
+                self.fail(obj.key_line("symbols"),
+                          DUPLICATE_SYMBOL.format(name=enum.name, symbol=symbol))
         enum.symbols = tuple(symbols)
         enum.default = obj.get("default")
         if "default" in obj and enum.default not in symbols:
-            self.fail(obj.key_line("default"), ENUM_DEFAULT.format(name=enum.name, default=_short(enum.default)))
+            self.fail(obj.key_line("default"),
+                      ENUM_DEFAULT.format(name=enum.name, default=_short(enum.default)))
 
     def fill_fixed(self, fixed: Fixed, obj: dict) -> None:
         size = obj.get("size")

@@ -16,9 +16,11 @@ from ..registry import RuleSpec
 from .pairs import TypePair
 
 SPEC = RuleSpec(id="AVRO_DECIMAL_CHANGED", format=Format.AVRO, breaks=BOTH_DIRECTIONS,
-                severity=Severity.ERROR, summary="A decimal's precision or scale changed.")
+                severity=Severity.ERROR,
+                summary="A decimal's precision or scale changed.")
 PAIR = TypePair
-MESSAGE = 'Decimal "{path}" changed from (precision {old[0]}, scale {old[1]}) to (precision {new[0]}, scale {new[1]}).'
+MESSAGE = ('Decimal "{path}" changed from (precision {old[0]}, scale {old[1]}) '
+           'to (precision {new[0]}, scale {new[1]}).')
 
 
 def decimal(schema) -> tuple | None:

@@ -17,7 +17,8 @@ from .pairs import TypePair
 from .schema import Enum
 
 SPEC = RuleSpec(id="AVRO_ENUM_SYMBOL_ADDED", format=Format.AVRO, breaks=FORWARD_ONLY,
-                severity=Severity.ERROR, summary="An enum symbol was added and the old enum has no default.")
+                severity=Severity.ERROR,
+                summary="An enum symbol was added and the old enum has no default.")
 PAIR = TypePair
 MESSAGE = 'Symbol "{symbol}" was added to enum "{name}".'
 

@@ -21,7 +21,8 @@ from .pairs import TypePair
 from .schema import Enum
 
 SPEC = RuleSpec(id="AVRO_ENUM_SYMBOL_REMOVED", format=Format.AVRO, breaks=BACKWARD_ONLY,
-                severity=Severity.ERROR, summary="An enum symbol was removed and the enum has no default.")
+                severity=Severity.ERROR,
+                summary="An enum symbol was removed and the enum has no default.")
 PAIR = TypePair
 MESSAGE = 'Symbol "{symbol}" was removed from enum "{name}".'
 TITLE = 'Add "default": "{symbol}" to enum "{name}"'

@@ -19,7 +19,8 @@ from . import suggest
 from .pairs import FieldPair
 
 SPEC = RuleSpec(id="AVRO_FIELD_ADDED_WITHOUT_DEFAULT", format=Format.AVRO, breaks=BACKWARD_ONLY,
-                severity=Severity.ERROR, summary="A field was added without a default.")
+                severity=Severity.ERROR,
+                summary="A field was added without a default.")
 PAIR = FieldPair
 MESSAGE = 'Field "{path}" was added without a default.'
 TITLE = 'Make "{name}" optional with default null'

@@ -19,7 +19,8 @@ from ..registry import RuleSpec
 from .pairs import FieldPair
 
 SPEC = RuleSpec(id="AVRO_FIELD_DELETED_NOT_DEPRECATED", format=Format.AVRO, breaks=ADVISORY,
-                severity=Severity.WARNING, summary="A field was deleted without being deprecated first.")
+                severity=Severity.WARNING,
+                summary="A field was deleted without being deprecated first.")
 PAIR = FieldPair
 MESSAGE = 'Field "{path}" was deleted without being deprecated first.'
 

@@ -17,7 +17,8 @@ from ..registry import RuleSpec
 from .pairs import FieldPair
 
 SPEC = RuleSpec(id="AVRO_FIELD_REMOVED_WITHOUT_DEFAULT", format=Format.AVRO, breaks=FORWARD_ONLY,
-                severity=Severity.ERROR, summary="A field without a default was removed.")
+                severity=Severity.ERROR,
+                summary="A field without a default was removed.")
 PAIR = FieldPair
 MESSAGE = 'Field "{path}" was removed, but old readers have no default for it.'
 

@@ -18,7 +18,8 @@ from ..registry import RuleSpec
 from .pairs import FieldPair
 
 SPEC = RuleSpec(id="AVRO_FIELD_RENAMED_WITH_ALIAS", format=Format.AVRO, breaks=FORWARD_ONLY,
-                severity=Severity.ERROR, summary="A field was renamed with an alias (old readers miss it).")
+                severity=Severity.ERROR,
+                summary="A field was renamed with an alias (old readers miss it).")
 PAIR = FieldPair
 MESSAGE = 'Field "{old_path}" was renamed to "{name}" with an alias; old readers cannot find it.'
 DEFAULTED = ('Field "{old_path}" was renamed to "{name}" with an alias; old readers will read '

@@ -17,13 +17,14 @@ Fix: add `"aliases": ["userName"]` to the new field (the suggestion does this). 
 backward compatibility; forward compatibility additionally needs the old field to have had a
 default (see `AVRO_FIELD_RENAMED_WITH_ALIAS`).
 """
-from ..model import BACKWARD_ONLY, Direction, Format, Severity
+from ..model import BOTH_DIRECTIONS, Direction, Format, Severity
 from ..registry import RuleSpec
 from . import suggest
 from .pairs import FieldPair
 
-SPEC = RuleSpec(id="AVRO_FIELD_RENAMED_WITHOUT_ALIAS", format=Format.AVRO, breaks=BACKWARD_ONLY,
-                severity=Severity.ERROR, summary="A field was renamed without an alias for its old name.")
+SPEC = RuleSpec(id="AVRO_FIELD_RENAMED_WITHOUT_ALIAS", format=Format.AVRO, breaks=BOTH_DIRECTIONS,
+                severity=Severity.ERROR,
+                summary="A field was renamed without an alias for its old name.")
 PAIR = FieldPair
 MESSAGE = 'Field "{old_path}" was renamed to "{name}" without an alias.'
 SILENT = ('Field "{old_path}" was renamed to "{name}" without an alias; new readers will read '

@@ -15,7 +15,8 @@ from .pairs import TypePair
 from .schema import Fixed
 
 SPEC = RuleSpec(id="AVRO_FIXED_SIZE_CHANGED", format=Format.AVRO, breaks=BOTH_DIRECTIONS,
-                severity=Severity.ERROR, summary="A fixed type changed size.")
+                severity=Severity.ERROR,
+                summary="A fixed type changed size.")
 PAIR = TypePair
 MESSAGE = 'Fixed "{name}" changed size from {old} to {new} bytes.'
 

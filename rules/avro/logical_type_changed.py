@@ -17,7 +17,8 @@ from ..registry import RuleSpec
 from .pairs import TypePair
 
 SPEC = RuleSpec(id="AVRO_LOGICAL_TYPE_CHANGED", format=Format.AVRO, breaks=ADVISORY,
-                severity=Severity.WARNING, summary="A logical type was added, removed or changed.")
+                severity=Severity.WARNING,
+                summary="A logical type was added, removed or changed.")
 PAIR = TypePair
 MESSAGE = 'Logical type of "{path}" was changed from {old} to {new}.'
 NONE = "none"

@@ -18,7 +18,8 @@ from .resolution import names_match
 from .schema import Named
 
 SPEC = RuleSpec(id="AVRO_NAMED_TYPE_RENAMED_WITH_ALIAS", format=Format.AVRO, breaks=FORWARD_ONLY,
-                severity=Severity.ERROR, summary="A named type was renamed with an alias (old readers miss it).")
+                severity=Severity.ERROR,
+                summary="A named type was renamed with an alias (old readers miss it).")
 PAIR = TypePair
 MESSAGE = 'Type "{old}" was renamed to "{new}"; old readers do not know the new name.'
 

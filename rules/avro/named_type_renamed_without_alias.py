@@ -14,15 +14,16 @@ Example: OLD `{"type": "record", "name": "Customer", ...}`, NEW `{"type": "recor
 Fix: add the old name to the new type's aliases: `"aliases": ["Customer"]` (the suggestion
 inserts it, fully qualified when the namespaces differ).
 """
-from ..model import BACKWARD_ONLY, Direction, Format, Severity
+from ..model import BOTH_DIRECTIONS, Direction, Format, Severity
 from ..registry import RuleSpec
 from . import suggest
 from .pairs import TypePair
 from .resolution import names_match
 from .schema import Named
 
-SPEC = RuleSpec(id="AVRO_NAMED_TYPE_RENAMED_WITHOUT_ALIAS", format=Format.AVRO, breaks=BACKWARD_ONLY,
-                severity=Severity.ERROR, summary="A named type was renamed without an alias.")
+SPEC = RuleSpec(id="AVRO_NAMED_TYPE_RENAMED_WITHOUT_ALIAS", format=Format.AVRO, breaks=BOTH_DIRECTIONS,
+                severity=Severity.ERROR,
+                summary="A named type was renamed without an alias.")
 PAIR = TypePair
 MESSAGE = 'Type "{old}" was renamed to "{new}" without an alias.'
 TITLE = 'Add "{alias}" to the aliases of "{name}"'

@@ -15,7 +15,8 @@ from ..registry import RuleSpec
 from .pairs import BranchPair
 
 SPEC = RuleSpec(id="AVRO_NULLABLE_MADE_NON_NULLABLE", format=Format.AVRO, breaks=BACKWARD_ONLY,
-                severity=Severity.ERROR, summary="A nullable type lost its null branch.")
+                severity=Severity.ERROR,
+                summary="A nullable type lost its null branch.")
 PAIR = BranchPair
 MESSAGE = '"{at}" was made non-nullable.'
 

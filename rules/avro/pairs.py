@@ -90,7 +90,7 @@ class _Walker:
         elif isinstance(old, Map) and isinstance(new, Map):
             yield from self.types(old.values, new.values, f"{path}{{}}", new.values_line,
                                   old.values_line, directions)
-        elif isinstance(old, Named) or isinstance(new, Named) or (old.kind, old.logical) != (new.kind, new.logical):
+        elif _differs(old, new):
             yield TypePair(old, new, path, line, old_line, at or path, directions)
 
     def named(self, old: Named, new: Named):
@@ -130,6 +130,12 @@ class _Walker:
             if directions:
                 yield from self.types(old_field.type, new_field.type, path,
                                       new_field.type_line, old_field.type_line, directions)
+
+
+def _differs(old: Type, new: Type) -> bool:
+    """Whether a pair left over by the walker says anything: a change of kind or logical type."""
+    return (isinstance(old, Named) or isinstance(new, Named)
+            or (old.kind, old.logical) != (new.kind, new.logical))
 
 
 def _linked(old: Field | None, new: Field | None) -> frozenset[Direction]:

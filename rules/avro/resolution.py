@@ -1,7 +1,7 @@
 """The spec's schema-resolution matches: promotions, named-type names, union branch pairing."""
 from __future__ import annotations
 
-from .schema import Array, Map, Named, Type
+from .schema import Named, Type
 
 # writer type -> reader types that read it (Avro spec, "Schema Resolution")
 PROMOTIONS = {
@@ -67,7 +67,3 @@ def _renamed_alone(left_old: list, left_new: list):
                 and sum(b.kind == o.kind for b in left_old) == 1
                 and sum(b.kind == n.kind for b in left_new) == 1)
     return fits
-
-
-def container(schema: Type) -> bool:
-    return isinstance(schema, (Array, Map))

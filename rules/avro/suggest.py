@@ -34,7 +34,8 @@ def set_keys(parsed: Parsed, obj: dict, anchor: str, updates: dict, title: str) 
         updated[key] = updates.get(key, value)
         if key == anchor:
             updated.update((k, v) for k, v in updates.items() if k not in obj)
-    return Suggestion(title, obj.line, obj.end_line, f"{indent}{_dump(updated)}" + ("," if comma else ""))
+    text = f"{indent}{_dump(updated)}" + ("," if comma else "")
+    return Suggestion(title, obj.line, obj.end_line, text)
 
 
 def _alone(lines: list[str], number: int, key: str, value) -> tuple[str, bool] | None:

@@ -20,7 +20,8 @@ from .resolution import matches
 from .schema import branches, describe
 
 SPEC = RuleSpec(id="AVRO_TYPE_CHANGED", format=Format.AVRO, breaks=BOTH_DIRECTIONS,
-                severity=Severity.ERROR, summary="A type was changed to one readers cannot resolve.")
+                severity=Severity.ERROR,
+                summary="A type was changed to one readers cannot resolve.")
 PAIR = TypePair
 MESSAGE = 'Type of "{path}" was changed from {old} to {new}.'
 

@@ -1,4 +1,4 @@
-"""Flags a type widened by one of the spec's promotions: int -> long -> float -> double, string <-> bytes.
+"""Flags a type widened by a promotion: int -> long -> float -> double, string <-> bytes.
 
 Why it matters: a new reader promotes old values (an `int` written before reads as a `long`), so
 **backward** compatibility holds. An old reader cannot narrow: it meets `long` data it has no
@@ -17,7 +17,8 @@ from .pairs import TypePair
 from .resolution import promotes
 
 SPEC = RuleSpec(id="AVRO_TYPE_PROMOTED", format=Format.AVRO, breaks=FORWARD_ONLY,
-                severity=Severity.ERROR, summary="A type was widened by a promotion (old readers cannot narrow).")
+                severity=Severity.ERROR,
+                summary="A type was widened by a promotion (old readers cannot narrow).")
 PAIR = TypePair
 MESSAGE = 'Type of "{path}" was promoted from {old} to {new}; old readers cannot read it.'
 BOTH_WAYS = 'Type of "{path}" was changed from {old} to {new}; readers of either version convert it.'

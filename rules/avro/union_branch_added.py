@@ -16,7 +16,8 @@ from .pairs import BranchPair
 from .resolution import matches
 
 SPEC = RuleSpec(id="AVRO_UNION_BRANCH_ADDED", format=Format.AVRO, breaks=FORWARD_ONLY,
-                severity=Severity.ERROR, summary="A union branch old readers do not know was added.")
+                severity=Severity.ERROR,
+                summary="A union branch old readers do not know was added.")
 PAIR = BranchPair
 MESSAGE = 'Branch "{branch}" was added to "{at}".'
 

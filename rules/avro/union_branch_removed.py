@@ -17,7 +17,8 @@ from .pairs import BranchPair
 from .resolution import matches
 
 SPEC = RuleSpec(id="AVRO_UNION_BRANCH_REMOVED", format=Format.AVRO, breaks=BACKWARD_ONLY,
-                severity=Severity.ERROR, summary="A union branch was removed.")
+                severity=Severity.ERROR,
+                summary="A union branch was removed.")
 PAIR = BranchPair
 MESSAGE = 'Branch "{branch}" was removed from "{at}".'
 

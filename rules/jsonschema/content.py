@@ -97,3 +97,14 @@ def describe(schemas: tuple) -> str:
     if len(schemas) == 1 and isinstance(schemas[0], bool):
         return "true" if schemas[0] else "false"
     return "a schema"
+
+
+def may_contain(sub: Flat, sup: Flat) -> bool:
+    """Cheap necessary conditions for every value of `sub` to be valid under `sup`."""
+    if sub.empty:
+        return True
+    if any(not values.covers(sup.types, t) for t in sub.types):
+        return False
+    if sup.enum is not None and (sub.enum is None or not sub.enum.keys() <= sup.enum.keys()):
+        return False
+    return not (sub.has("object") and not sup.required.keys() <= sub.required.keys())

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Iterator
 
 from . import values
-from .flat import LOWER_BOUNDS, UPPER_BOUNDS, Flat, bound_key
+from .flat import LOWER_BOUNDS, Flat, bound_key
 
 TIGHTENED, LOOSENED, CHANGED = "tightened", "loosened", "changed"
 MAX_SHOWN = 5  # enum values quoted in a message

@@ -8,10 +8,11 @@ from typing import Iterator
 
 from ..limits import MAX_WALK_DEPTH
 from ..model import Direction, SchemaError
-from . import content, paths, values
+from . import content, paths
 from .flat import Flat
 from .refs import External
 
+MAX_CANDIDATES = 8  # alternatives compared in full to find the nearest counterpart of one
 TOO_DEEP = "schema nests deeper than {limit} levels (counting $ref steps)"
 
 
@@ -168,7 +169,8 @@ def alternatives(ctx, olds: list[Flat], news: list[Flat], path: str, seen: set, 
 
 
 def _fits(ctx, direction: Direction, source: Flat, targets: list[Flat]) -> bool:
-    return any(direction not in ctx.trial(*_order(direction, source, t)) for t in targets)
+    return any(content.may_contain(*_order(direction, source, t))
+               and direction not in ctx.trial(*_order(direction, source, t)) for t in targets)
 
 
 def _parts(ctx, direction: Direction, source: Flat, targets: list[Flat]) -> list[Flat]:
@@ -184,19 +186,23 @@ def _order(direction: Direction, source, target) -> tuple:
 
 
 def _closest(ctx, direction: Direction, source: Flat, targets: list[Flat]) -> Flat | None:
-    """The alternative sharing a type with `source` that needs the fewest changes, if any."""
-    scored = [(len(ctx.trial_findings(*_order(direction, source, t))), i, t)
-              for i, t in enumerate(targets) if values.meet(source.types, t.types)]
+    """The alternative sharing values with `source` that needs the fewest changes, if any."""
+    near = [t for t in targets if content.may_overlap(source, t)]
+    # Compare in full only with the few most alike by property names (alternatives can be many).
+    near = sorted(near, key=lambda t: -len(source.props.keys() & t.props.keys()))[:MAX_CANDIDATES]
+    scored = [(len(ctx.trial_findings(*_order(direction, source, t))), i, t) for i, t in enumerate(near)]
     return min(scored)[2] if scored else None
 
 
 def _overlaps(ctx, olds: list[Flat], news: list[Flat], path: str) -> Iterator:
     exclusive = [n for n in news if "/oneOf[" in n.label]
-    added = [n for n in exclusive if not any(not ctx.trial(o, n) for o in olds)]
+    added = [n for n in exclusive if not any(content.may_contain(o, n) and content.may_contain(n, o)
+                                             and not ctx.trial(o, n) for o in olds)]
     for old in olds:
-        if old.empty:
+        if old.empty or not added:
             continue
-        matched = [n for n in exclusive if Direction.BACKWARD not in ctx.trial(old, n)]
+        matched = [n for n in exclusive if content.may_contain(old, n)
+                   and Direction.BACKWARD not in ctx.trial(old, n)]
         for extra in added:
             if matched and extra is not matched[0] and (extra in matched or content.may_overlap(old, extra)):
                 yield OverlapPair(old, extra, path + extra.label)

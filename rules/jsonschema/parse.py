@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from .. import jsontext
 from ..limits import MAX_SCHEMA_BYTES
 from ..model import SchemaError, Source
+from ..sources import EMPTY
 from . import drafts, keywords
 from .drafts import Draft
 from .refs import Refs
@@ -35,6 +36,8 @@ def parse(source: Source) -> Parsed:
     if len(source.text) > MAX_SCHEMA_BYTES:
         raise SchemaError(source.path, None,
                           TOO_LARGE.format(size=len(source.text), limit=MAX_SCHEMA_BYTES))
+    if not source.text.strip():
+        raise SchemaError(source.path, None, EMPTY)  # Sources built in memory skip sources.decode
     root = jsontext.loads(source.text, source.path)
     if not isinstance(root, (dict, bool)):
         raise SchemaError(source.path, 1, NOT_OBJECT.format(kind=type(root).__name__))

@@ -18,7 +18,9 @@ from ..sources import decode
 # sys.argv[0] of `python -c` ("-c") stands in for protoc's program name.
 BOOTSTRAP = ("import sys; from grpc_tools import _protoc_compiler as c; "
              "sys.exit(c.run_main([a.encode() for a in sys.argv]))")
-WARNING = re.compile(r"^\[libprotobuf WARNING|^[^:\n]*:\d+:\d+: warning: |^warning: ")
+# protoc's log chatter (absl's banner and W/I-prefixed lines) and warnings are not errors.
+CHATTER = re.compile(r"^WARNING: All log messages|^[IW]\d{4} |^\[libprotobuf (WARNING|INFO)"
+                     r"|^[^:\n]*:\d+:\d+: warning: |^warning: ")
 DIAGNOSTIC = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<msg>.*)$")
 
 BAD_IMPORT_PATH = "import path {name!r} is not a relative path inside the repository"
@@ -90,6 +92,7 @@ class Compilation:
         args = [sys.executable, "-I", "-c", BOOTSTRAP, *(f"-I{r}" for r in roots),
                 "--include_imports", "--include_source_info", f"--descriptor_set_out={self._out}",
                 self.name]
+        self._roots = roots
         self._stderr = open(root / "stderr", "w+b")
         self._process = subprocess.Popen(args, stdin=subprocess.DEVNULL,
                                          stdout=subprocess.DEVNULL, stderr=self._stderr, cwd=tree)
@@ -114,7 +117,7 @@ class Compilation:
                     seconds=limits.PROTOC_TIMEOUT_SECONDS))
             if code != 0:
                 self._stderr.seek(0)
-                raise _failure(self.source, self.name, self._stderr, code)
+                raise _failure(self.source, self.name, self._stderr, code, self._roots)
             return self._out.read_bytes()
         finally:
             self.close()
@@ -131,19 +134,27 @@ class Compilation:
         self._scratch.cleanup()
 
 
-def _failure(source: Source, name: str, stderr, code: int) -> SchemaError:
+def _virtual(file: str, roots: list[str]) -> str:
+    """protoc names files by their path on disk; the import name is what the user wrote."""
+    for root in roots:
+        if file.startswith(root.rstrip("/") + "/"):
+            return file[len(root.rstrip("/")) + 1:]
+    return file
+
+
+def _failure(source: Source, name: str, stderr, code: int, roots: list[str]) -> SchemaError:
     """protoc's first diagnostic (preferring one in the file itself) as a SchemaError."""
     lines = []
     for raw in stderr:
         if len(lines) > limits.MAX_PROTOC_ERRORS:
             break
         text = raw.decode("utf-8", "replace").rstrip()
-        if text and not WARNING.search(text):
+        if text and not CHATTER.search(text):
             lines.append(text)
     if not lines:
         return SchemaError(source.path, None, NO_OUTPUT.format(code=code))
     parsed = [DIAGNOSTIC.match(line) for line in lines]
-    own = next((m for m in parsed if m and m["file"] == name), None)
+    own = next((m for m in parsed if m and _virtual(m["file"], roots) == name), None)
     more = MORE_ERRORS.format(count=len(lines) - 1) if len(lines) > 1 else ""
     if len(lines) > limits.MAX_PROTOC_ERRORS:
         more = MORE_ERRORS.format(count=f"{limits.MAX_PROTOC_ERRORS}+")
@@ -153,5 +164,8 @@ def _failure(source: Source, name: str, stderr, code: int) -> SchemaError:
     first = parsed[0]
     if first:
         return SchemaError(source.path, None, IN_IMPORT.format(
-            name=first["file"], line=first["line"], col=first["col"], msg=first["msg"]) + more)
-    return SchemaError(source.path, None, PROTOC_FAILED.format(message=lines[0]) + more)
+            name=_virtual(first["file"], roots), line=first["line"], col=first["col"], msg=first["msg"]) + more)
+    first_line = lines[0]
+    for root in roots:
+        first_line = first_line.replace(root.rstrip("/") + "/", "")
+    return SchemaError(source.path, None, PROTOC_FAILED.format(message=first_line) + more)

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rules
+import rules.avro
 from rules.model import Format, SchemaError, Source
 
 REPO = Path(__file__).resolve().parents[3]
@@ -86,7 +87,12 @@ def test_check_raises_a_clear_schema_error(tmp_path, name):
     assert words in error.problem and "Traceback" not in error.problem
 
 
-@pytest.mark.parametrize("name", sorted(BAD))
+# Through the real CLI process (each costs an interpreter start, so the brief's list, not all).
+CLI_CASES = ["empty", "binary-junk", "not-utf8", "invalid-json", "deep-nesting", "dangling-reference",
+             "wrong-default-type", "unknown-type"]
+
+
+@pytest.mark.parametrize("name", CLI_CASES)
 def test_cli_exits_2_with_one_line_on_stderr(tmp_path, name):
     data, line, words = BAD[name]
     good = _write(tmp_path, "good", GOOD.encode())
@@ -114,6 +120,13 @@ def test_recursive_records_are_valid_and_terminate(name):
     report = rules.check(Source("old.avsc", text), Source("new.avsc", grown), format=Format.AVRO)
     assert [(f.rule, f.path) for f in report.findings] == [
         ("AVRO_FIELD_ADDED_WITHOUT_DEFAULT", f"{json.loads(text)['name']}.extra")]
+
+
+def test_cli_handles_a_recursive_record(tmp_path):
+    old = _write(tmp_path, "old", RECURSIVE["through-union"].encode())
+    done = subprocess.run([sys.executable, "-m", "rules", "check", str(old), str(old)],
+                          cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (0, "")
 
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8)

@@ -9,6 +9,7 @@ import fastavro
 import pytest
 
 import rules
+import rules.avro
 from rules.model import Format, Mode, Source
 
 SHARED = Path(__file__).resolve().parents[3] / ".." / "shared" / "conformance" / "avro"
@@ -30,8 +31,8 @@ def _source(name: str, schema) -> Source:
     return Source(path=f"{name}.avsc", text=json.dumps(schema, indent=2))
 
 
-def _case_id(case: dict) -> str:
-    return case["source"]
+def _ids(cases: list) -> list[str]:
+    return [f"{index}:{case.get('source', '')}" for index, case in cases]
 
 
 APACHE_CASES = [(i, c) for i, c in enumerate(_load(APACHE))]
@@ -40,7 +41,7 @@ DECODING_CASES = [(i, c) for i, c in APACHE_CASES if c.get("kind") == "decoding"
 CONFLUENT_CASES = [(i, c) for i, c in enumerate(_load(CONFLUENT))]
 
 
-@pytest.mark.parametrize("index,case", SCHEMA_CASES, ids=lambda v: str(v) if isinstance(v, int) else "")
+@pytest.mark.parametrize("index,case", SCHEMA_CASES, ids=_ids(SCHEMA_CASES))
 def test_apache_verdict(index, case):
     report = rules.check(_source("writer", case["writer"]), _source("reader", case["reader"]),
                          format=Format.AVRO, mode=Mode.BACKWARD)
@@ -51,7 +52,7 @@ def test_apache_verdict(index, case):
     assert report.compatible == case["compatible"], [f.to_json() for f in report.findings]
 
 
-@pytest.mark.parametrize("index,case", SCHEMA_CASES, ids=lambda v: str(v) if isinstance(v, int) else "")
+@pytest.mark.parametrize("index,case", SCHEMA_CASES, ids=_ids(SCHEMA_CASES))
 def test_apache_verdict_swapped_is_forward(index, case):
     """The same question asked the other way: OLD is the reader, NEW the writer, forward mode."""
     report = rules.check(_source("reader", case["reader"]), _source("writer", case["writer"]),
@@ -80,7 +81,7 @@ DECODING_ADJUSTMENTS = {
 }
 
 
-@pytest.mark.parametrize("index,case", DECODING_CASES, ids=lambda v: str(v) if isinstance(v, int) else "")
+@pytest.mark.parametrize("index,case", DECODING_CASES, ids=_ids(DECODING_CASES))
 def test_apache_decoding_with_fastavro(index, case):
     if case.get("decode_fails"):
         with pytest.raises(Exception):
@@ -92,7 +93,7 @@ def test_apache_decoding_with_fastavro(index, case):
     assert _decode(case["writer"], case["reader"], case["datum"]) == expected
 
 
-@pytest.mark.parametrize("index,case", CONFLUENT_CASES, ids=lambda v: str(v) if isinstance(v, int) else "")
+@pytest.mark.parametrize("index,case", CONFLUENT_CASES, ids=_ids(CONFLUENT_CASES))
 def test_confluent(index, case):
     if "schema" in case:  # a parse case: the schema must (or must not) be accepted
         if case["parses"]:

@@ -1,0 +1,67 @@
+"""Policy notes, modes, and the size of work: the behaviour around the rules."""
+from __future__ import annotations
+
+import json
+import time
+
+import rules
+from rules.jsonschema import LENIENT_NOTE
+from rules.model import Format, Mode, Options, Policy, Severity, Source
+
+OPEN_OLD = json.dumps({"properties": {"foo": {"type": "string"}}}, indent=2)
+OPEN_NEW = json.dumps({"properties": {"foo": {"type": "string"}, "bar": {"type": "number"}}}, indent=2)
+
+
+def _check(old: str, new: str, **kwargs) -> rules.Report:
+    return rules.check(Source("old.json", old), Source("new.json", new), format=Format.JSONSCHEMA, **kwargs)
+
+
+def test_lenient_states_its_assumption_once():
+    report = _check(OPEN_OLD, OPEN_NEW)
+    assert report.notes == (LENIENT_NOTE,) and report.compatible
+
+
+def test_strict_has_no_note_and_breaks_on_open_model_addition():
+    report = _check(OPEN_OLD, OPEN_NEW, options=Options(policy=Policy.STRICT))
+    assert report.notes == () and not report.compatible
+    assert [f.rule for f in report.findings] == ["JSONSCHEMA_PROPERTY_ADDED"]
+
+
+def test_loosening_is_info_backward_and_error_forward_and_full():
+    old = json.dumps({"type": "string", "maxLength": 10})
+    new = json.dumps({"type": "string", "maxLength": 12})
+    severities = {mode: [f.severity for f in _check(old, new, mode=mode).findings] for mode in Mode}
+    assert severities == {Mode.BACKWARD: [Severity.INFO], Mode.FORWARD: [Severity.ERROR],
+                          Mode.FULL: [Severity.ERROR]}
+
+
+def test_no_schema_keyword_means_draft_07():
+    # In draft-07 `$ref` replaces its siblings; in 2020-12 both apply.
+    body = {"$defs": {"s": {"type": "string"}}, "properties": {"a": {"$ref": "#/$defs/s", "maxLength": 3}}}
+    old = json.dumps({"properties": {"a": {"type": "string"}}})
+    assert _check(old, json.dumps(body)).findings == ()
+    later = dict(body, **{"$schema": "https://json-schema.org/draft/2020-12/schema"})
+    assert [f.rule for f in _check(old, json.dumps(later)).findings] == ["JSONSCHEMA_CONSTRAINT_TIGHTENED"]
+
+
+def _generated(records: int, fields: int, changed: bool) -> str:
+    definitions = {}
+    for r in range(records):
+        props = {f"f{f}": {"type": ["string", "integer", "number", "boolean"][f % 4], "description": f"field {f}"}
+                 for f in range(fields)}
+        if changed and r % 2 == 0:
+            props["f0"] = {"type": "integer"}
+        definitions[f"Rec{r}"] = {"type": "object", "properties": props, "required": ["f0"],
+                                  "additionalProperties": False}
+    return json.dumps({"title": "Bench", "type": "object", "definitions": definitions,
+                       "properties": {f"r{r}": {"$ref": f"#/definitions/Rec{r}"} for r in range(records)}},
+                      indent=2)
+
+
+def test_200_definitions_by_50_properties_is_fast():
+    old, new = _generated(200, 50, False), _generated(200, 50, True)
+    start = time.perf_counter()
+    report = _check(old, new)
+    elapsed = time.perf_counter() - start
+    assert len(report.findings) == 100 and not report.compatible
+    assert elapsed < 2.0, elapsed  # ~0.35 s on a laptop; generous for loaded CI machines

@@ -1,0 +1,248 @@
+"""A seeded generator of single-change .proto mutations for the differential test against buf."""
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass, field
+
+SCALARS = ["int32", "int64", "uint32", "uint64", "sint32", "sint64", "fixed32", "fixed64",
+           "sfixed32", "sfixed64", "bool", "string", "bytes", "float", "double"]
+
+
+@dataclass
+class F:
+    kind: str
+    name: str
+    number: int
+    label: str = ""  # "", "optional", "repeated", "required"
+    oneof: str = ""
+    options: str = ""
+
+
+@dataclass
+class Schema:
+    syntax: str = "proto3"
+    package: str = "diff"
+    fields: list[F] = field(default_factory=list)
+    reserved: list[str] = field(default_factory=list)  # statements inside Order
+    values: list[tuple[str, int]] = field(default_factory=list)  # enum Status
+    enum_reserved: list[str] = field(default_factory=list)
+    extra_message: bool = True  # message Audit, unused by the rest
+
+    def render(self) -> str:
+        out = [f'syntax = "{self.syntax}";', "", f"package {self.package};", "", "message Order {"]
+        out += [f"  reserved {r};" for r in self.reserved]
+        oneofs: dict[str, list[F]] = {}
+        for f in self.fields:
+            if f.oneof:
+                if f.oneof not in oneofs:
+                    oneofs[f.oneof] = []
+                    out.append(f"  oneof {f.oneof} {{ ONEOF:{f.oneof} }}")
+                oneofs[f.oneof].append(f)
+            else:
+                out.append("  " + _field(f))
+        text = "\n".join(out)
+        for name, members in oneofs.items():
+            text = text.replace(f"ONEOF:{name}", " ".join(_field(f) for f in members))
+        label = "optional " if self.syntax == "proto2" else ""
+        tail = ["}", "", "message Line {", f"  {label}string sku = 1;", "}", "", "enum Status {"]
+        tail += [f"  reserved {r};" for r in self.enum_reserved]
+        tail += [f"  {name} = {number};" for name, number in self.values] + ["}", ""]
+        if self.extra_message:
+            tail += ["message Audit {", f"  {label}string who = 1;", "}", ""]
+        return text + "\n" + "\n".join(tail)
+
+
+def _field(f: F) -> str:
+    label = f"{f.label} " if f.label else ""
+    options = f" [{f.options}]" if f.options else ""
+    return f"{label}{f.kind} {f.name} = {f.number}{options};"
+
+
+def base(syntax: str = "proto3") -> Schema:
+    kinds = ["string", "int32", "int64", "bytes", "fixed32", "sint64", "double", "bool",
+             "uint32", "sfixed64"]
+    fields = [F(kind, f"f_{kind}", i + 1) for i, kind in enumerate(kinds)]
+    fields += [F("Status", "status", 11), F("Line", "line", 12), F("map<string, int32>", "counts", 13),
+               F("string", "email", 14, oneof="contact"), F("string", "phone", 15, oneof="contact"),
+               F("string", "memo", 16)]
+    if syntax == "proto2":
+        for f in fields:
+            if not f.oneof and not f.kind.startswith("map"):
+                f.label = "optional"
+        fields.append(F("int32", "retries", 17, label="optional", options="default = 3"))
+        fields.append(F("string", "sku", 18, label="required"))
+    return Schema(syntax=syntax, fields=fields, reserved=["20 to 22", '"legacy"'],
+                  values=[("STATUS_UNSPECIFIED", 0), ("STATUS_ACTIVE", 1), ("STATUS_DONE", 2)],
+                  enum_reserved=["5 to 7"])
+
+
+def _plain(schema: Schema, rng: random.Random, *, scalar=False) -> F:
+    pool = [f for f in schema.fields if not f.oneof and not f.kind.startswith("map")
+            and f.label != "required" and (not scalar or f.kind in SCALARS)]
+    return rng.choice(pool)
+
+
+def delete_field(s, rng):
+    s.fields.remove(_plain(s, rng))
+
+
+def delete_field_reserve_number(s, rng):
+    f = _plain(s, rng)
+    s.fields.remove(f)
+    s.reserved.append(str(f.number))
+
+
+def delete_field_reserve_both(s, rng):
+    f = _plain(s, rng)
+    s.fields.remove(f)
+    s.reserved += [str(f.number), f'"{f.name}"']
+
+
+def renumber_field(s, rng):
+    _plain(s, rng).number = rng.randint(30, 40)
+
+
+def retype(s, rng):
+    f = _plain(s, rng, scalar=True)
+    f.kind = rng.choice([k for k in SCALARS if k != f.kind])
+
+
+def retype_enum(s, rng):
+    next(f for f in s.fields if f.name == "status").kind = rng.choice(["int32", "uint64", "sint32"])
+
+
+def retype_message(s, rng):
+    next(f for f in s.fields if f.name == "line").kind = rng.choice(["Audit", "bytes", "string"])
+
+
+def retype_map_value(s, rng):
+    next(f for f in s.fields if f.name == "counts").kind = rng.choice(
+        ["map<string, int64>", "map<string, string>", "map<string, uint32>"])
+
+
+def make_repeated(s, rng):
+    f = _plain(s, rng)
+    f.label = "repeated"
+
+
+def make_optional(s, rng):
+    _plain(s, rng, scalar=True).label = "optional"
+
+
+def move_one_into_new_oneof(s, rng):
+    _plain(s, rng).oneof = "picked"
+
+
+def move_two_into_new_oneof(s, rng):
+    first = _plain(s, rng)
+    second = rng.choice([f for f in s.fields if f is not first and not f.oneof
+                         and not f.kind.startswith("map") and f.label != "required"])
+    first.oneof = second.oneof = "picked"
+
+
+def move_out_of_oneof(s, rng):
+    rng.choice([f for f in s.fields if f.oneof]).oneof = ""
+
+
+def rename_oneof(s, rng):
+    for f in s.fields:
+        if f.oneof:
+            f.oneof = "channel"
+
+
+def rename_field(s, rng):
+    f = _plain(s, rng)
+    f.name += "_v2"
+
+
+def set_json_name(s, rng):
+    _plain(s, rng).options = 'json_name = "renamedInJson"'
+
+
+def delete_message(s, rng):
+    s.extra_message = False
+
+
+def delete_enum_value(s, rng):
+    s.values.pop(rng.choice([1, 2]))
+
+
+def delete_enum_value_reserved(s, rng):
+    name, number = s.values.pop(2)
+    s.enum_reserved += [str(number), f'"{name}"']
+
+
+def rename_enum_value(s, rng):
+    name, number = s.values[1]
+    s.values[1] = (name + "_V2", number)
+
+
+def renumber_enum_value(s, rng):
+    name, _ = s.values[2]
+    s.values[2] = (name, 9)
+
+
+def drop_reserved(s, rng):
+    s.reserved.pop(rng.choice([0, 1]))
+
+
+def shrink_enum_reserved(s, rng):
+    s.enum_reserved = ["5 to 6"]
+
+
+def change_package(s, rng):
+    s.package += "_next"
+
+
+def make_required(s, rng):
+    _plain(s, rng).label = "required"
+
+
+def drop_required(s, rng):
+    next(f for f in s.fields if f.label == "required").label = "optional"
+
+
+def delete_required(s, rng):
+    s.fields.remove(next(f for f in s.fields if f.label == "required"))
+
+
+def add_required(s, rng):
+    s.fields.append(F("string", "token", 19, label="required"))
+
+
+def change_default(s, rng):
+    next(f for f in s.fields if f.name == "retries").options = f"default = {rng.choice([0, 4, 9])}"
+
+
+PROTO3 = [delete_field, delete_field_reserve_number, delete_field_reserve_both, renumber_field,
+          retype, retype, retype, retype_enum, retype_message, retype_map_value, make_repeated,
+          make_optional, move_one_into_new_oneof, move_two_into_new_oneof, move_out_of_oneof,
+          rename_oneof, rename_field, set_json_name, delete_message, delete_enum_value,
+          delete_enum_value_reserved, rename_enum_value, renumber_enum_value, drop_reserved,
+          shrink_enum_reserved, change_package]
+PROTO2 = [make_required, drop_required, delete_required, add_required, change_default]
+
+
+@dataclass(frozen=True)
+class Mutation:
+    name: str  # unique: m07_retype
+    kind: str
+    old: str
+    new: str
+
+
+def generate(count: int, seed: int) -> list[Mutation]:
+    """`count` mutations: every kind at least once, then seeded random picks."""
+    rng = random.Random(seed)
+    plan = [(m, "proto3") for m in PROTO3] + [(m, "proto2") for m in PROTO2]
+    while len(plan) < count:
+        plan.append(rng.choice(plan[:len(PROTO3) + len(PROTO2)]))
+    out = []
+    for i, (mutate, syntax) in enumerate(plan[:count]):
+        old = base(syntax)
+        old.package = f"diff.m{i:02d}"
+        new = copy.deepcopy(old)
+        mutate(new, rng)
+        out.append(Mutation(f"m{i:02d}_{mutate.__name__}", mutate.__name__, old.render(), new.render()))
+    return out
