@@ -1,4 +1,4 @@
-"""JSON text to Python values whose objects remember the lines they and their keys start on."""
+"""JSON text to Python values whose objects know the lines they and their keys start on."""
 from __future__ import annotations
 
 import bisect
@@ -8,67 +8,102 @@ import re
 from .limits import MAX_JSON_DEPTH
 from .model import SchemaError
 
-# A JSON string (optionally followed by the colon that makes it a key) or a bracket.
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"(\s*:)?|[{}\[\]]')
+# Runs to the next bracket outside a string (possessive: no backtracking on any input).
+_BRACKET = re.compile(r'(?:[^"{}\[\]]++|"(?:[^"\\]++|\\.)*+")*+([{}\[\]])', re.DOTALL)
+# A JSON string, optionally a key (followed by a colon), or a bracket.
+_TOKEN = re.compile(r'"((?:[^"\\]++|\\.)*+)"(\s*+:)?|[{}\[\]]', re.DOTALL)
 _NEWLINE = re.compile(r"\n")
+
+
+class _Document:
+    """The text behind the objects; line numbers are worked out only when somebody asks."""
+
+    __slots__ = ("text", "_starts")
+
+    def __init__(self, text: str):
+        self.text, self._starts = text, None
+
+    def line(self, offset: int) -> int:
+        if self._starts is None:
+            self._starts = [m.end() for m in _NEWLINE.finditer(self.text)]
+        return bisect.bisect_right(self._starts, offset) + 1
+
+    def key_offsets(self, start: int, end: int):
+        """(key, offset) of the keys directly inside the object spanning start..end."""
+        depth = 0
+        for token in _TOKEN.finditer(self.text, start + 1, end):
+            char = self.text[token.start()]
+            if char in "{[":
+                depth += 1
+            elif char in "}]":
+                depth -= 1
+            elif depth == 0 and token.group(2):
+                raw = token.group(1)
+                yield (json.loads(f'"{raw}"') if "\\" in raw else raw), token.start()
 
 
 class LineDict(dict):
     """A JSON object with its 1-based first and last line, and the line of each key."""
 
-    __slots__ = ("line", "end_line", "key_lines")
+    __slots__ = ("_doc", "_start", "_end")
+
+    @property
+    def line(self) -> int:
+        return self._doc.line(self._start)
+
+    @property
+    def end_line(self) -> int:
+        return self._doc.line(self._end)
 
     def key_line(self, key: str) -> int:
-        return self.key_lines.get(key, self.line)
+        for name, offset in self._doc.key_offsets(self._start, self._end):
+            if name == key:
+                return self._doc.line(offset)
+        return self.line
+
+    @property
+    def key_lines(self) -> dict[str, int]:
+        return {name: self._doc.line(at) for name, at in self._doc.key_offsets(self._start, self._end)}
 
 
-class LineIndex:
-    """Maps character offsets of one text to 1-based line numbers."""
-
-    def __init__(self, text: str):
-        self._starts = [m.end() for m in _NEWLINE.finditer(text)]
-
-    def line(self, offset: int) -> int:
-        return bisect.bisect_right(self._starts, offset) + 1
-
-
-def _scan_objects(text: str, file: str, lines: LineIndex) -> list[tuple[int, int, list[int]]]:
-    """(start, end, key offsets) of every object in the order the objects close."""
-    stack: list[tuple[int, list[int] | None]] = []
-    closed: list[tuple[int, int, list[int]]] = []
-    for token in _TOKEN.finditer(text):
-        char = text[token.start()]
-        if char == '"':
-            if token.group(1) and stack and stack[-1][1] is not None:
-                stack[-1][1].append(token.start())
-        elif char in "{[":
+def _spans(text: str, file: str, document: _Document) -> list[tuple[int, int]]:
+    """(start, end) offsets of every object, in the order the objects close."""
+    stack: list[tuple[int, bool]] = []
+    closed: list[tuple[int, int]] = []
+    for token in _BRACKET.finditer(text):
+        at = token.start(1)
+        char = text[at]
+        if char in "{[":
             if len(stack) >= MAX_JSON_DEPTH:
-                raise SchemaError(file, lines.line(token.start()),
-                                  f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
-            stack.append((token.start(), [] if char == "{" else None))
-        elif stack:
-            start, keys = stack.pop()
-            if keys is not None:
-                closed.append((start, token.start(), keys))
+                raise SchemaError(file, document.line(at), f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
+            stack.append((at, char == "{"))
+        else:
+            start, is_object = stack.pop()
+            if is_object:
+                closed.append((start, at))
     return closed
 
 
 def loads(text: str, file: str) -> object:
     """Parse JSON text; objects come back as LineDict. Raises SchemaError on bad input."""
-    lines = LineIndex(text)
-    closed = _scan_objects(text, file, lines)
-    position = iter(closed)
+    made: list[LineDict] = []
 
     def make_object(pairs: list) -> LineDict:
         obj = LineDict(pairs)
-        start, end, keys = next(position, (0, 0, []))
-        obj.line, obj.end_line = lines.line(start), lines.line(end)
-        obj.key_lines = {key: lines.line(at) for (key, _), at in zip(pairs, keys)}
+        made.append(obj)  # the decoder builds objects in the order they close
         return obj
 
     try:
-        return json.loads(text, object_pairs_hook=make_object)
+        value = json.loads(text, object_pairs_hook=make_object)
     except json.JSONDecodeError as error:
         raise SchemaError(file, error.lineno, f"invalid JSON: {error.msg} (column {error.colno})") from None
     except RecursionError:
-        raise SchemaError(file, None, "JSON nested too deeply") from None
+        # The decoder got that deep on valid text, so the scan meets the depth limit before any
+        # malformed part and raises with the line.
+        _spans(text, file, _Document(text))
+        raise SchemaError(file, None, f"JSON nested deeper than {MAX_JSON_DEPTH} levels") from None
+    # Only valid JSON is scanned, so every string is terminated and the scan is linear.
+    document = _Document(text)
+    for obj, (start, end) in zip(made, _spans(text, file, document)):
+        obj._doc, obj._start, obj._end = document, start, end
+    return value

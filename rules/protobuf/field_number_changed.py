@@ -23,7 +23,7 @@ TITLE = 'Restore number {old} for "{name}"'
 
 
 def check(pair, ctx):
-    old, new, parent = pair.old, pair.new, pair.new_parent
+    old, new = pair.old, pair.new
     line, side = pair.where()
     yield SPEC.finding(path=pair.path, line=line, side=side,
                        message=MESSAGE.format(path=pair.path, old=old.number, new=new.number),

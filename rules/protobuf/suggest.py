@@ -7,6 +7,7 @@ from ..model import Suggestion
 from .schema import Field, Message, Schema, Span
 
 TAB = 8  # protoc's tokenizer advances the column to the next multiple of 8 on a tab
+MAXIMA = (2**29 - 1, 2**31 - 1)  # the highest field number and enum value: spelled `max`
 
 
 def reserved_statements(*, numbers=(), names=(), syntax: str) -> list[str]:
@@ -22,7 +23,8 @@ def _range(item) -> str:
     if isinstance(item, int):
         return str(item)
     start, end = item  # half-open
-    return str(start) if end == start + 1 else f"{start} to {'max' if end >= 2**29 else end - 1}"
+    last = "max" if end - 1 in MAXIMA else str(end - 1)
+    return str(start) if end == start + 1 else f"{start} to {last}"
 
 
 def insert(schema: Schema, anchor: tuple[int, str] | None, statements: list[str],

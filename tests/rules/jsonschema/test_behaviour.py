@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 import rules
 from rules.jsonschema import LENIENT_NOTE
@@ -58,10 +57,8 @@ def _generated(records: int, fields: int, changed: bool) -> str:
                       indent=2)
 
 
-def test_200_definitions_by_50_properties_is_fast():
+def test_200_definitions_by_50_properties_reports_each_change_once():
+    # Speed is measured in bench/run.py against peers, never asserted here.
     old, new = _generated(200, 50, False), _generated(200, 50, True)
-    start = time.perf_counter()
     report = _check(old, new)
-    elapsed = time.perf_counter() - start
     assert len(report.findings) == 100 and not report.compatible
-    assert elapsed < 2.0, elapsed  # ~0.35 s on a laptop; generous for loaded CI machines

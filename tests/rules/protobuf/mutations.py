@@ -103,13 +103,29 @@ def renumber_field(s, rng):
     _plain(s, rng).number = rng.randint(30, 40)
 
 
+def renumber_field_reserved(s, rng):
+    f = _plain(s, rng)
+    s.reserved.append(str(f.number))
+    f.number = rng.randint(30, 40)
+
+
 def retype(s, rng):
+    """Any scalar to any other, except bytes -> string (its own kind below)."""
     f = _plain(s, rng, scalar=True)
-    f.kind = rng.choice([k for k in SCALARS if k != f.kind])
+    f.kind = rng.choice([k for k in SCALARS if k != f.kind and (f.kind, k) != ("bytes", "string")])
+
+
+def bytes_to_string(s, rng):
+    next(f for f in s.fields if f.kind == "bytes").kind = "string"
 
 
 def retype_enum(s, rng):
-    next(f for f in s.fields if f.name == "status").kind = rng.choice(["int32", "uint64", "sint32"])
+    """An enum to another varint type."""
+    next(f for f in s.fields if f.name == "status").kind = rng.choice(["int32", "uint64", "bool"])
+
+
+def retype_enum_zigzag(s, rng):
+    next(f for f in s.fields if f.name == "status").kind = rng.choice(["sint32", "fixed32"])
 
 
 def retype_message(s, rng):
@@ -121,9 +137,15 @@ def retype_map_value(s, rng):
         ["map<string, int64>", "map<string, string>", "map<string, uint32>"])
 
 
-def make_repeated(s, rng):
-    f = _plain(s, rng)
-    f.label = "repeated"
+def make_repeated_numeric(s, rng):
+    rng.choice([f for f in s.fields if f.kind in SCALARS and f.kind not in ("string", "bytes")
+                and not f.oneof and f.label != "required"]).label = "repeated"
+
+
+def make_repeated_delimited(s, rng):
+    """string, bytes or a message field: length-delimited, never packed."""
+    rng.choice([f for f in s.fields if f.kind in ("string", "bytes", "Line")
+                and not f.oneof and f.label != "required"]).label = "repeated"
 
 
 def make_optional(s, rng):
@@ -216,7 +238,8 @@ def change_default(s, rng):
 
 
 PROTO3 = [delete_field, delete_field_reserve_number, delete_field_reserve_both, renumber_field,
-          retype, retype, retype, retype_enum, retype_message, retype_map_value, make_repeated,
+          renumber_field_reserved, retype, retype, retype, bytes_to_string, retype_enum, retype_enum_zigzag,
+          retype_message, retype_map_value, make_repeated_numeric, make_repeated_delimited,
           make_optional, move_one_into_new_oneof, move_two_into_new_oneof, move_out_of_oneof,
           rename_oneof, rename_field, set_json_name, delete_message, delete_enum_value,
           delete_enum_value_reserved, rename_enum_value, renumber_enum_value, drop_reserved,
