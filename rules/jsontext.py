@@ -13,6 +13,8 @@ _BRACKET = re.compile(r'(?:[^"{}\[\]]++|"(?:[^"\\]++|\\.)*+")*+([{}\[\]])', re.D
 # A JSON string, optionally a key (followed by a colon), or a bracket.
 _TOKEN = re.compile(r'"((?:[^"\\]++|\\.)*+)"(\s*+:)?|[{}\[\]]', re.DOTALL)
 _NEWLINE = re.compile(r"\n")
+_ANY_BRACKET = re.compile(r"[{}\[\]]")
+_COLON = re.compile(r"\s*:")
 
 
 class _Document:
@@ -56,7 +58,14 @@ class LineDict(dict):
         return self._doc.line(self._end)
 
     def key_line(self, key: str) -> int:
-        for name, offset in self._doc.key_offsets(self._start, self._end):
+        # Fast path: the first '"key"' followed by a colon, with no bracket before it, is this
+        # object's own key (a string value is never followed by a colon).
+        text, start = self._doc.text, self._start
+        needle = f'"{key}"'
+        at = text.find(needle, start + 1, self._end)
+        if at > 0 and _COLON.match(text, at + len(needle)) and not _ANY_BRACKET.search(text, start + 1, at):
+            return self._doc.line(at)
+        for name, offset in self._doc.key_offsets(start, self._end):
             if name == key:
                 return self._doc.line(offset)
         return self.line

@@ -24,6 +24,7 @@ CHATTER = re.compile(r"^WARNING: All log messages|^[IW]\d{4} |^\[libprotobuf (WA
 DIAGNOSTIC = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<msg>.*)$")
 
 BAD_IMPORT_PATH = "import path {name!r} is not a relative path inside the repository"
+UNWRITABLE = "cannot lay out import {name!r}: {problem}"
 TOO_MANY_FILES = "{count} imported files, over the limit of {limit}"
 TIMED_OUT = "protoc did not finish within {seconds} seconds; the file is too complex to compile"
 PROTOC_FAILED = "protoc: {message}"
@@ -65,9 +66,14 @@ def _materialise(source: Source, name: str, root: Path) -> None:
     files = {**source.imports, name: source.text}
     for each, text in files.items():
         target = root / _checked_name(source, each)
-        decode(source.path if each == name else each, text.encode("utf-8", "surrogatepass"))
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+        data = text.encode("utf-8", "surrogatepass")
+        decode(source.path if each == name else each, data)  # size, binary and UTF-8 checks
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        except OSError as error:  # e.g. "a.proto" and "a.proto/b.proto" both supplied
+            raise SchemaError(source.path, None, UNWRITABLE.format(
+                name=each, problem=error.strerror or error)) from None
 
 
 class Compilation:

@@ -81,6 +81,23 @@ def test_import_paths_outside_the_scratch_dir_are_refused(name):
         check(GOOD, source(text, imports={name: text}))
 
 
+def test_conflicting_import_paths_are_refused():
+    text = 'syntax = "proto3";\n'
+    with pytest.raises(SchemaError, match="cannot lay out import"):
+        check(GOOD, source(GOOD, imports={"a.proto": text, "a.proto/b.proto": text}))
+
+
+def test_binary_import_is_refused_naming_the_import():
+    with pytest.raises(SchemaError) as caught:
+        check(GOOD, source(GOOD, imports={"dep.proto": "\0\1junk"}))
+    assert (caught.value.file, caught.value.problem) == ("dep.proto", "file is binary, not schema text")
+
+
+def test_lone_surrogates_are_refused():
+    with pytest.raises(SchemaError, match="not UTF-8"):
+        check(GOOD, GOOD + "// \udc80\n")
+
+
 def test_too_many_imports_are_refused(monkeypatch):
     monkeypatch.setattr(limits, "MAX_PROTO_FILES", 3)
     imports = {f"dep{i}.proto": 'syntax = "proto3";\n' for i in range(5)}
