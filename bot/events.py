@@ -8,6 +8,7 @@ from dataclasses import dataclass
 class Work(str, enum.Enum):
     REVIEW = "review"  # run the review of a pull request's head
     COMMAND = "command"  # a /schema-... comment on a pull request
+    ACTION = "action"  # the check run's "Override…" button
     IGNORE = "ignore"
 
 
@@ -31,6 +32,11 @@ def classify(event: str, payload: dict) -> Decision:
         return Decision(Work.IGNORE, f"pull_request.{action} does not change what is reviewed")
     if event == "check_run" and action == "rerequested":
         return Decision(Work.REVIEW, "check_run.rerequested")
+    if event == "check_run" and action == "requested_action":
+        identifier = (payload.get("requested_action") or {}).get("identifier")
+        if identifier == "override-help":
+            return Decision(Work.ACTION, "check_run.requested_action override-help")
+        return Decision(Work.IGNORE, f"unknown requested action {identifier!r}")
     if event == "check_suite" and action == "rerequested":
         return Decision(Work.REVIEW, "check_suite.rerequested")
     if event == "issue_comment":

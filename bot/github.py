@@ -2,16 +2,23 @@
 from __future__ import annotations
 
 import base64
+import functools
 import logging
 import threading
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable
 
-from github import Auth, Github, GithubException, GithubRetry
+from urllib.parse import quote
+
+from github import Auth, BadCredentialsException, Github, GithubException, GithubIntegration
 
 from rules.limits import MAX_SCHEMA_BYTES
 
+from .backoff import GitHubBackoff
+from .jobs import checkpoint
+from .metrics import GITHUB_CALLS, RATE_REMAINING
 from .settings import Settings
+from .tokens import InstallationToken
 
 log = logging.getLogger("schema_review.github")
 
@@ -20,9 +27,6 @@ CHECK_NAME = "schema-review"
 ANNOTATIONS_PER_REQUEST = 50
 # Aliased `object(expression:)` lookups per GraphQL query: one query serves a typical PR.
 BLOBS_PER_QUERY = 200
-# POST creates things (reviews, comments, check runs): a blind retry after a lost answer would
-# duplicate them. Only idempotent methods are retried.
-RETRIED_METHODS = frozenset({"GET", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS"})
 BLOB_QUERY = """query($owner: String!, $name: String!, {declarations}) {{
   repository(owner: $owner, name: $name) {{ {selections} }}
 }}"""
@@ -42,39 +46,71 @@ class Blob:
     size: int = 0
 
 
-@dataclass(frozen=True)
-class PostedComment:
-    id: int
-    node_id: str
-    body: str
-    path: str | None
-    minimized: bool
-
-
 class GitHubApp:
-    """App-level access: one authenticated client per installation, tokens refreshed by PyGithub."""
+    """App-level access: one authenticated client per installation, tokens renewed ahead of expiry."""
 
-    def __init__(self, settings: Settings, *, timeout: int = 15, retries: int = 3):
+    def __init__(self, settings: Settings, *, timeout: int = 15, retries: int = 5, backoff: float = 1.0,
+                 max_rate_wait: float = 90.0, token_margin: float = 300.0):
         self._auth = Auth.AppAuth(int(settings.app_id), settings.private_key)
         self._base_url = settings.api_url.rstrip("/")
         self._timeout = timeout
-        self._retry = GithubRetry(total=retries, allowed_methods=RETRIED_METHODS,
-                                  backoff_factor=0.5)
+        self._token_margin = token_margin
+        # 5xx and lost connections back off (backoff, 2x, 4x ...); rate limits wait as GitHub says.
+        self._retry = GitHubBackoff(total=retries, backoff_factor=backoff, max_wait=max_rate_wait)
         self._clients: dict[int, Github] = {}
         self._lock = threading.Lock()
+        self._login: str | None = None
 
     def installation(self, installation_id: int) -> Github:
         with self._lock:
             if installation_id not in self._clients:
-                # AppInstallationAuth renews the one-hour token shortly before it expires.
-                self._clients[installation_id] = Github(
-                    auth=self._auth.get_installation_auth(installation_id),
-                    base_url=self._base_url, timeout=self._timeout, retry=self._retry,
-                    seconds_between_requests=None, seconds_between_writes=None)
+                token = InstallationToken(self._auth, installation_id, margin=self._token_margin)
+                self._clients[installation_id] = self._client(token)
             return self._clients[installation_id]
+
+    def _client(self, auth) -> Github:
+        return Github(auth=auth, base_url=self._base_url, timeout=self._timeout, retry=self._retry,
+                      seconds_between_requests=None, seconds_between_writes=None)
+
+    def app_requester(self):
+        """A requester authenticated as the App itself (JWT), for the App's own endpoints."""
+        return self._client(self._auth).requester
+
+    def bot_login(self) -> str:
+        """The App's own login ("slug[bot]"), to tell its comments from look-alikes."""
+        with self._lock:
+            if self._login is None:
+                app = GithubIntegration(auth=self._auth, base_url=self._base_url).get_app()
+                self._login = f"{app.slug}[bot]"
+            return self._login
 
     def repo(self, installation_id: int, full_name: str) -> "RepoClient":
         return RepoClient(self.installation(installation_id), full_name)
+
+
+def _operation(name: str, *, reads: bool = False):
+    """Count the call, renew a rejected token once, and (reads) stop a superseded job early."""
+    def wrap(method: Callable) -> Callable:
+        @functools.wraps(method)
+        def run(self: "RepoClient", *args, **kwargs):
+            if reads:
+                checkpoint()
+            try:
+                try:
+                    result = method(self, *args, **kwargs)
+                except BadCredentialsException:
+                    # The token was revoked or expired early (clock skew): renew once, ask again.
+                    self._renew_token()
+                    result = method(self, *args, **kwargs)
+            except Exception:
+                GITHUB_CALLS.inc(operation=name, outcome="error")
+                raise
+            finally:
+                self._observe_rate()
+            GITHUB_CALLS.inc(operation=name, outcome="ok")
+            return result
+        return run
+    return wrap
 
 
 class RepoClient:
@@ -86,17 +122,30 @@ class RepoClient:
         self.owner, self.name = full_name.split("/", 1)
         self._repo = client.get_repo(full_name, lazy=True)
 
+    def _renew_token(self) -> None:
+        auth = self._client.requester.auth
+        if isinstance(auth, InstallationToken):
+            auth.invalidate()
+
+    def _observe_rate(self) -> None:
+        remaining, _limit = self._repo.requester.rate_limiting
+        if remaining >= 0:
+            RATE_REMAINING.set(remaining)
+
     # --- reading -------------------------------------------------------------------------------
+    @_operation("pull", reads=True)
     def pull(self, number: int):
         return self._repo.get_pull(number)
 
     def default_branch(self) -> str:
         return self._repo.default_branch
 
+    @_operation("changed_files", reads=True)
     def changed_files(self, pull) -> list:
         """The pull request's files; PyGithub follows the Link headers page by page."""
         return list(pull.get_files())
 
+    @_operation("blobs", reads=True)
     def blobs(self, wanted: Iterable[tuple[str, str]]) -> dict[tuple[str, str], Blob | None]:
         """Contents of (ref, path) pairs: aliased GraphQL lookups, the blob API when truncated."""
         wanted = list(dict.fromkeys(wanted))
@@ -126,6 +175,7 @@ class RepoClient:
         blob = self.blobs([(ref, path)]).get((ref, path))
         return blob.text if blob else None
 
+    @_operation("history", reads=True)
     def history(self, path: str, ref: str, limit: int) -> list[tuple[str, str]]:
         """(sha, ISO date) of the newest `limit` commits on `ref` that touched `path`."""
         commits = self._repo.get_commits(sha=ref, path=path)
@@ -137,6 +187,7 @@ class RepoClient:
         return out
 
     # --- check runs ----------------------------------------------------------------------------
+    @_operation("find_check_run")
     def find_check_run(self, head_sha: str):
         for run in self._repo.get_commit(head_sha).get_check_runs(check_name=CHECK_NAME):
             if run.app and run.name == CHECK_NAME:
@@ -151,6 +202,7 @@ class RepoClient:
         run.edit(status="in_progress")
         return run
 
+    @_operation("complete_check_run")
     def complete_check_run(self, run, *, conclusion: str, title: str, summary: str,
                            text: str | None, annotations: list[dict], actions: list[dict] | None = None):
         batches = [annotations[i:i + ANNOTATIONS_PER_REQUEST]
@@ -161,26 +213,56 @@ class RepoClient:
         # Annotations accumulate across updates; the last request completes the run.
         for batch in batches[:-1]:
             run.edit(output={**output, "annotations": batch})
-        extra = {"actions": actions} if actions else {}
+        extra = {"actions": actions} if actions is not None else {}
         run.edit(status="completed", conclusion=conclusion,
                  output={**output, "annotations": batches[-1]}, **extra)
 
     # --- reviews and comments ------------------------------------------------------------------
-    def posted_review_comments(self, pull, marker: str) -> list[PostedComment]:
-        return [PostedComment(c.id, c.node_id, c.body, c.path, False)
-                for c in pull.get_review_comments() if marker in (c.body or "")]
-
+    @_operation("create_review")
     def create_review(self, pull, *, head_sha: str, body: str, comments: list[dict]):
         return pull.create_review(commit=self._repo.get_commit(head_sha), body=body, event="COMMENT",
                                   comments=comments)
 
+    @_operation("create_file_comment")
     def create_file_comment(self, pull, *, head_sha: str, path: str, body: str):
         return pull.create_review_comment(body=body, commit=self._repo.get_commit(head_sha),
                                           path=path, subject_type="file")
 
-    def reply(self, pull, comment_id: int, body: str):
-        return pull.create_review_comment_reply(comment_id, body)
+    # --- conversation and people (slash commands) ------------------------------------------
+    @_operation("issue_comments")
+    def issue_comments(self, number: int) -> list:
+        return list(self._repo.get_issue(number).get_comments())
 
+    @_operation("comment")
+    def comment(self, number: int, body: str):
+        return self._repo.get_issue(number).create_comment(body)
+
+    @_operation("react")
+    def react(self, comment_id: int, content: str) -> None:
+        self._client.requester.requestJsonAndCheck(
+            "POST", f"{self._repo.url}/issues/comments/{int(comment_id)}/reactions", input={"content": content})
+
+    @_operation("permission")
+    def permission(self, username: str) -> tuple[str | None, str | None]:
+        """(permission, role_name) of a user on this repository: the real access, not association."""
+        _headers, data = self._client.requester.requestJsonAndCheck(
+            "GET", f"{self._repo.url}/collaborators/{quote(username)}/permission")
+        return data.get("permission"), data.get("role_name")
+
+    @_operation("in_team")
+    def in_team(self, team: str, username: str) -> bool:
+        """`org/slug` or a slug of the repository owner's organisation; an active membership."""
+        org, _, slug = team.rpartition("/")
+        try:
+            _headers, data = self._client.requester.requestJsonAndCheck(
+                "GET", f"/orgs/{quote(org or self.owner)}/teams/{quote(slug)}/memberships/{quote(username)}")
+        except GithubException as error:
+            if error.status == 404:
+                return False
+            raise
+        return data.get("state") == "active"
+
+    @_operation("minimize")
     def minimize(self, node_id: str) -> None:
         self._graphql(MINIMIZE, {"id": node_id})
 
@@ -200,4 +282,4 @@ def _blob_query(owner: str, name: str, chunk: list[tuple[str, str]]) -> tuple[st
     return BLOB_QUERY.format(declarations=", ".join(declarations), selections=" ".join(selections)), variables
 
 
-__all__ = ["GitHubApp", "RepoClient", "Blob", "PostedComment", "CHECK_NAME", "GithubException"]
+__all__ = ["GitHubApp", "RepoClient", "Blob", "CHECK_NAME", "GithubException"]

@@ -1,10 +1,13 @@
-"""Running accepted deliveries off the request thread, so GitHub gets its answer at once."""
+"""A job (one accepted delivery), cooperative cancellation, and an in-memory dispatcher for tests."""
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import enum
 import logging
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 log = logging.getLogger("schema_review.jobs")
 
@@ -20,8 +23,39 @@ class Job:
         return ((self.payload.get("repository") or {}).get("full_name")) or "?"
 
 
+class Admission(str, enum.Enum):
+    """What a dispatcher did with a submitted job."""
+    ACCEPTED = "accepted"
+    DUPLICATE = "duplicate"  # the same X-GitHub-Delivery was already received
+
+
+class Superseded(Exception):
+    """A newer push arrived for the same pull request: this job's work is no longer wanted."""
+
+
+# The running job's "is this still wanted?" question; GitHub operations ask it before each call.
+_still_wanted: contextvars.ContextVar[Callable[[], bool] | None] = contextvars.ContextVar(
+    "schema_review_still_wanted", default=None)
+
+
+@contextlib.contextmanager
+def cancellable(still_wanted: Callable[[], bool]) -> Iterator[None]:
+    token = _still_wanted.set(still_wanted)
+    try:
+        yield
+    finally:
+        _still_wanted.reset(token)
+
+
+def checkpoint() -> None:
+    """Raise Superseded when the job running on this thread has been overtaken by a newer push."""
+    still_wanted = _still_wanted.get()
+    if still_wanted is not None and not still_wanted():
+        raise Superseded("a newer push superseded this review")
+
+
 class ThreadDispatcher:
-    """Runs jobs on a small thread pool; a job that raises is logged and the pool lives on."""
+    """Runs jobs on a small thread pool, nothing kept on disk: for tests and one-off local runs."""
 
     def __init__(self, handle: Callable[[Job], None], *, workers: int = 4):
         self._handle = handle

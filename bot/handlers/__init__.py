@@ -3,10 +3,14 @@ from __future__ import annotations
 
 from ..events import Work, classify
 from ..jobs import Job
+from .action import handle_action
+from .comment import handle_command
 from .pull_request import handle_review
+
+HANDLERS = {Work.REVIEW: handle_review, Work.COMMAND: handle_command, Work.ACTION: handle_action}
 
 
 def handle_job(job: Job, *, github) -> None:
-    decision = classify(job.event, job.payload)
-    if decision.work is Work.REVIEW:
-        handle_review(job, github=github)
+    handler = HANDLERS.get(classify(job.event, job.payload).work)
+    if handler is not None:
+        handler(job, github=github)

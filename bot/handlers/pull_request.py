@@ -1,4 +1,4 @@
-"""A review delivery: check run in progress -> collect -> review -> complete -> comments."""
+"""A review delivery: check run in progress -> collect -> review -> overrides -> complete -> comments."""
 from __future__ import annotations
 
 import logging
@@ -9,10 +9,12 @@ from ..collect import collect
 from ..config import CONFIG_PATH, Config, parse_config
 from ..configfile import ConfigError
 from ..jobs import Job
+from ..overrides import active, records_in, verdict
+from ..permissions import decide, level
 from ..publish import publish_comments
 from ..render.model import Conclusion
-from ..review import review
-from .target import review_target
+from ..review import ReviewResult, review
+from .target import Target, review_target
 
 log = logging.getLogger("schema_review.review")
 
@@ -22,51 +24,91 @@ NO_PULL_SUMMARY = "schema-review compares a pull request's head with its base; t
 COULD_NOT_FINISH = "schema-review could not finish: {reason}"
 COULD_NOT_FINISH_SUMMARY = ("The review stopped before it could judge this commit, so this check "
                             "neither passes nor fails it. Re-run the check to try again.")
+# Buttons cannot carry a reason, so this one only explains the command (label <= 20 characters).
+OVERRIDE_ACTION = {"label": "Override…", "identifier": "override-help",
+                   "description": "How to override, with a reason"}
 
 
-def handle_review(job: Job, *, github, now=lambda: datetime.now(timezone.utc)) -> None:
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def handle_review(job: Job, *, github, now=utc_now) -> None:
     target = review_target(job.event, job.payload)
     if target is None:
         log.warning("payload lacks installation, repository or head", extra={"delivery": job.delivery_id})
         return
     started = time.monotonic()
+    conclusion = review_head(github, target, now=now)
+    log.info("reviewed", extra={"delivery": job.delivery_id, "repository": target.repository,
+                                "sha": target.head_sha, "conclusion": conclusion,
+                                "duration_ms": round((time.monotonic() - started) * 1000)})
+
+
+def review_head(github, target: Target, *, now=utc_now) -> str:
+    """Put the head's schema-review check in progress and complete it with a verdict."""
     repo = github.repo(target.installation_id, target.repository)
     run = repo.start_check_run(target.head_sha)
     try:
-        conclusion = _review(repo, run, target, now=now)
+        return _review(github, repo, run, target, now=now)
     except Exception as error:
         # Never leave the check in progress: a required check that never completes blocks the merge.
         repo.complete_check_run(run, conclusion=Conclusion.NEUTRAL.value,
                                 title=COULD_NOT_FINISH.format(reason=type(error).__name__)[:255],
                                 summary=COULD_NOT_FINISH_SUMMARY, text=None, annotations=[])
         raise
-    log.info("reviewed", extra={"delivery": job.delivery_id, "repository": target.repository,
-                                "sha": target.head_sha, "conclusion": conclusion,
-                                "duration_ms": round((time.monotonic() - started) * 1000)})
 
 
-def _review(repo, run, target, *, now) -> str:
+def load_config(repo, target: Target) -> Config:
+    """The default branch's config: a pull request must not relax its own gate. Raises ConfigError."""
+    return parse_config(repo.file_text(target.default_branch, CONFIG_PATH))
+
+
+def evaluate(repo, pull, config: Config, *, head_sha: str, now=utc_now) -> ReviewResult:
+    changes = collect(repo, pull, config, base_sha=pull.base.sha, head_sha=head_sha, base_ref=pull.base.ref)
+    return review(changes, config, now=now())
+
+
+def current_overrides(github, repo, pull, config: Config) -> list:
+    """Accepted overrides recorded in the App's own comments, re-checked against permission."""
+    login = github.bot_login()
+    bodies = [c.body for c in repo.issue_comments(pull.number)
+              if c.user is not None and c.user.type == "Bot" and c.user.login == login]
+    cache: dict[str, bool] = {}
+
+    def still_allowed(user: str) -> bool:
+        if user not in cache:
+            cache[user] = decide(user, author=pull.user.login, policy=config.override,
+                                 permission=level(*repo.permission(user)),
+                                 in_team=lambda team: repo.in_team(team, user)).allowed
+        return cache[user]
+
+    return active(records_in(bodies), still_allowed=still_allowed)
+
+
+def _review(github, repo, run, target: Target, *, now) -> str:
     if target.pull_number is None:
         repo.complete_check_run(run, conclusion=Conclusion.NEUTRAL.value, title=NO_PULL,
                                 summary=NO_PULL_SUMMARY, text=None, annotations=[])
         return Conclusion.NEUTRAL.value
     try:
-        # Read from the default branch: a pull request must not relax its own gate.
-        config = parse_config(repo.file_text(target.default_branch, CONFIG_PATH))
+        config = load_config(repo, target)
     except ConfigError as error:
         repo.complete_check_run(run, conclusion=Conclusion.FAILURE.value,
                                 title=CONFIG_INVALID.format(path=CONFIG_PATH), summary=f"`{error}`",
                                 text=None, annotations=[])
         return Conclusion.FAILURE.value
     pull = repo.pull(target.pull_number)
-    changes = collect(repo, pull, config, base_sha=pull.base.sha, head_sha=target.head_sha,
-                      base_ref=pull.base.ref)
-    result = review(changes, config, now=now())
-    repo.complete_check_run(run, conclusion=result.conclusion.value, title=result.title,
-                            summary=result.summary, text=result.text or None,
-                            annotations=list(result.annotations))
+    result = evaluate(repo, pull, config, head_sha=target.head_sha, now=now)
+    conclusion, title, summary = result.conclusion, result.title, result.summary
+    if conclusion is Conclusion.FAILURE:  # only a failing verdict has anything to override
+        overrides = current_overrides(github, repo, pull, config)
+        conclusion, title, summary = verdict(result, overrides, conclusion=config.override.conclusion)
+    repo.complete_check_run(run, conclusion=conclusion.value, title=title, summary=summary,
+                            text=result.text or None, annotations=list(result.annotations),
+                            actions=[OVERRIDE_ACTION] if conclusion is Conclusion.FAILURE else [])
     publish_comments(repo, pull, result, head_sha=target.head_sha)
-    return result.conclusion.value
+    return conclusion.value
 
 
-__all__ = ["handle_review", "Config"]
+__all__ = ["handle_review", "review_head", "evaluate", "load_config", "current_overrides"]

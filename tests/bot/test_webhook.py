@@ -55,6 +55,8 @@ def deliver(client, event, payload, *, secret=SECRET, signature=None, raw=None):
     ("issue_comment.edited.on_pull_request.derived", "issue_comment", False),
     ("installation.created", "installation", False),
     ("check_suite.requested", "check_suite", False),
+    ("check_run.requested_action", "check_run", False),  # another App's button
+    ("issue_comment.created.on_pull_request.derived", "issue_comment", True),
 ])
 def test_official_payloads_are_routed(client, dispatcher, example, event, accepted):
     response = deliver(client, event, webhook_example(example))

@@ -31,14 +31,16 @@ def emulator(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def app_url(emulator):
+def app_url(emulator, tmp_path_factory):
     """gunicorn serving app:app from the Procfile's command, configured through the environment."""
     port = _free_port()
+    log_path = tmp_path_factory.mktemp("app") / "gunicorn.log"
+    log = open(log_path, "wb")
     env = {**os.environ, "GITHUB_APP_ID": str(emulator.app_id), "GITHUB_PRIVATE_KEY": emulator.private_key,
            "GITHUB_WEBHOOK_SECRET": SECRET, "GITHUB_API_URL": emulator.url, "PORT": str(port)}
     server = subprocess.Popen([sys.executable, "-m", "gunicorn", "app:app", "--bind", f"127.0.0.1:{port}",
                                "--workers", "1", "--threads", "4"], cwd=REPO, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                              stdout=log, stderr=log)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + STARTUP_SECONDS
     while time.monotonic() < deadline and server.poll() is None:
@@ -49,10 +51,14 @@ def app_url(emulator):
             time.sleep(0.1)
     else:
         server.kill()
-        pytest.fail("gunicorn did not start: " + server.stderr.read().decode()[-2000:])
+        pytest.fail("gunicorn did not start: " + log_path.read_text()[-2000:])
     yield url
     server.terminate()
     server.wait(timeout=10)
+    log.close()
+    # A job that raised is logged with its delivery id; no test may leave one behind.
+    failures = [line for line in log_path.read_text().splitlines() if '"level": "error"' in line]
+    assert failures == [], "\n".join(failures[-5:])
 
 
 @pytest.fixture

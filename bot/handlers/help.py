@@ -1,0 +1,37 @@
+"""The text of `/schema-review help` and of the check run's "Override…" button."""
+from __future__ import annotations
+
+from ..config import OverridePolicy
+
+HELP = """**schema-review commands** (comment on the pull request; the comment must start with the command)
+
+| Command | Effect |
+|---|---|
+| `/schema-override <reason>` | Overrides every breaking change of the head commit: the `schema-review` check turns {conclusion}. |
+| `/schema-override <RULE_ID or file path> ... -- <reason>` | Overrides only the named findings. |
+| `/schema-override revoke` | Withdraws the overrides on this pull request; the check is judged again. |
+| `/schema-review recheck` | Runs the review again on the head commit. |
+| `/schema-review help` | Shows this help. |
+
+**Who may override:** {who}. A reason of at least {minimum} characters is required; it is recorded with
+your name, the time and a link to your comment in the check's summary. An override follows the
+findings it covers, not the commit: a later push with the same findings stays overridden, a push
+that adds a new breaking change fails again until that one is fixed or overridden too. Edited
+comments never trigger commands."""
+
+
+def who_may(policy: OverridePolicy) -> str:
+    parts = [f"people with at least `{policy.min_permission.value}` permission on the repository"]
+    if policy.allow_users:
+        parts.append("the users " + ", ".join(f"@{u}" for u in policy.allow_users))
+    if policy.allow_teams:
+        parts.append("members of " + ", ".join(f"`{t}`" for t in policy.allow_teams))
+    text = " or ".join(parts)
+    if not policy.allow_author:
+        text += ", except on pull requests they opened themselves"
+    return text
+
+
+def help_text(policy: OverridePolicy) -> str:
+    return HELP.format(conclusion=policy.conclusion.value, who=who_may(policy),
+                       minimum=policy.min_reason_length)
