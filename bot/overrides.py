@@ -11,7 +11,7 @@ from typing import Callable, Iterable
 from rules import Severity
 
 from .fingerprint import fingerprint
-from .render.markdown import cell
+from .render.markdown import cell, fit
 from .render.model import Conclusion
 from .review import ReviewResult
 
@@ -100,9 +100,9 @@ def verdict(result: ReviewResult, overrides: list[Record], *,
         lines.append(COVERED.format(count=len(done), items=_items(done)))
     if missing:
         lines.append(NOT_COVERED.format(count=len(missing), items=_items(missing)))
-        return Conclusion.FAILURE, TITLE_PARTIAL.format(title=title, count=len(missing)), \
-            "\n\n".join(["\n".join(lines), result.summary])
-    return conclusion, title, "\n\n".join(["\n".join(lines), result.summary])
+        conclusion, title = Conclusion.FAILURE, TITLE_PARTIAL.format(title=title, count=len(missing))
+    # The audit trail comes first; the findings follow, cut to GitHub's limit if they must be.
+    return conclusion, title, fit(lines + ["", *result.summary.split("\n")])
 
 
 def _row(record: Record) -> str:

@@ -1,0 +1,53 @@
+"""Parsing slash commands: every shape of comment, data-driven."""
+import pytest
+
+from bot.commands import Kind, parse
+
+
+@pytest.mark.parametrize("body, kind, reason, scope", [
+    ("/schema-override consumers migrated, see INC-1", Kind.OVERRIDE, "consumers migrated, see INC-1", ()),
+    ("  /schema-override   new topic, no consumers yet  ", Kind.OVERRIDE, "new topic, no consumers yet", ()),
+    ("/schema-override AVRO_FIELD_ADDED_WITHOUT_DEFAULT -- coordinated upgrade", Kind.OVERRIDE,
+     "coordinated upgrade", ("AVRO_FIELD_ADDED_WITHOUT_DEFAULT",)),
+    ("/schema-override schemas/a.avsc PROTO_FIELD_RENAMED -- hotfix for INC-9", Kind.OVERRIDE,
+     "hotfix for INC-9", ("schemas/a.avsc", "PROTO_FIELD_RENAMED")),
+    ("/schema-override first line\ncontinues on the second", Kind.OVERRIDE,
+     "first line\ncontinues on the second", ()),
+    ("/schema-override revoke", Kind.REVOKE, "", ()),
+    ("/schema-override REVOKE", Kind.REVOKE, "", ()),
+    ("/schema-review recheck", Kind.RECHECK, "", ()),
+    ("/schema-review help", Kind.HELP, "", ()),
+])
+def test_valid_commands(body, kind, reason, scope):
+    command = parse(body)
+    assert (command.kind, command.reason, command.scope) == (kind, reason, scope)
+
+
+@pytest.mark.parametrize("body, problem", [
+    ("/schema-override", "reason of at least 10"),
+    ("/schema-override short", "reason of at least 10"),
+    ("/schema-override AVRO_X -- short", "reason of at least 10"),
+    ("/schema-override -- a long enough reason", "Name at least one rule ID"),
+    ("/schema-review", "not a schema-review command"),
+    ("/schema-review approve", "not a schema-review command"),
+    ("/schema-overrid typo here", "not a schema-review command"),
+])
+def test_invalid_commands_explain_the_syntax(body, problem):
+    command = parse(body)
+    assert command.kind is Kind.INVALID and problem in command.problem
+    assert "/schema-override <reason>" in command.problem
+
+
+@pytest.mark.parametrize("body", ["", "LGTM", "please /schema-override this", "> /schema-override quoted"])
+def test_other_comments_are_not_commands(body):
+    assert parse(body) is None
+
+
+def test_minimum_reason_length_is_configurable():
+    assert parse("/schema-override ok", min_reason_length=2).kind is Kind.OVERRIDE
+    assert parse("/schema-override ok", min_reason_length=3).kind is Kind.INVALID
+
+
+def test_scope_splits_rule_ids_from_paths():
+    command = parse("/schema-override AVRO_TYPE_CHANGED a/b.avsc -- a good reason here")
+    assert command.rules == ("AVRO_TYPE_CHANGED",) and command.paths == ("a/b.avsc",)

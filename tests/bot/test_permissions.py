@@ -1,0 +1,52 @@
+"""Who may override: real permission levels, allow-lists, and the author rule."""
+import pytest
+
+from bot.config import OverridePolicy, Permission
+from bot.permissions import decide, level
+
+DEFAULT = OverridePolicy()
+NO_TEAMS = lambda team: False  # noqa: E731
+
+
+@pytest.mark.parametrize("permission, role, expected", [
+    ("admin", "admin", Permission.ADMIN),
+    ("write", "maintain", Permission.MAINTAIN),
+    ("read", "triage", Permission.TRIAGE),
+    ("write", "custom-release-manager", Permission.WRITE),  # custom role: its base permission
+    ("none", "none", None),
+    (None, None, None),
+])
+def test_level_prefers_role_name(permission, role, expected):
+    assert level(permission, role) is expected
+
+
+@pytest.mark.parametrize("permission, allowed", [
+    (Permission.READ, False), (Permission.TRIAGE, False), (Permission.WRITE, True),
+    (Permission.MAINTAIN, True), (Permission.ADMIN, True), (None, False),
+])
+def test_default_minimum_is_write(permission, allowed):
+    assert decide("alice", author="bob", policy=DEFAULT, permission=permission, in_team=NO_TEAMS).allowed is allowed
+
+
+def test_author_is_refused_by_default_even_as_admin():
+    decision = decide("Bob", author="bob", policy=DEFAULT, permission=Permission.ADMIN, in_team=NO_TEAMS)
+    assert not decision.allowed and "you opened this pull request" in decision.reason
+
+
+def test_author_allowed_when_configured():
+    policy = OverridePolicy(allow_author=True)
+    assert decide("bob", author="bob", policy=policy, permission=Permission.WRITE, in_team=NO_TEAMS).allowed
+
+
+def test_allow_lists_widen_access():
+    users = OverridePolicy(min_permission=Permission.ADMIN, allow_users=("Carol",))
+    assert decide("carol", author="bob", policy=users, permission=Permission.READ, in_team=NO_TEAMS).allowed
+    teams = OverridePolicy(min_permission=Permission.ADMIN, allow_teams=("acme/data-platform",))
+    member = lambda team: team == "acme/data-platform"  # noqa: E731
+    assert decide("dan", author="bob", policy=teams, permission=Permission.READ, in_team=member).allowed
+    assert not decide("erin", author="bob", policy=teams, permission=Permission.WRITE, in_team=NO_TEAMS).allowed
+
+
+def test_refusal_names_needed_and_actual_levels():
+    decision = decide("alice", author="bob", policy=DEFAULT, permission=Permission.READ, in_team=NO_TEAMS)
+    assert "`write`" in decision.reason and "`read`" in decision.reason
