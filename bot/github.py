@@ -70,7 +70,8 @@ class GitHubApp:
 
     def _client(self, auth) -> Github:
         return Github(auth=auth, base_url=self._base_url, timeout=self._timeout, retry=self._retry,
-                      seconds_between_requests=None, seconds_between_writes=None)
+                      seconds_between_requests=None, seconds_between_writes=None,
+                    per_page=100)  # GitHub's maximum: a 120-file pull request is two pages, not four
 
     def app_requester(self):
         """A requester authenticated as the App itself (JWT), for the App's own endpoints."""

@@ -29,7 +29,8 @@ RULES = (
 )
 LENIENT_NOTE = ("Policy lenient: producers are assumed never to write properties a schema does "
                 "not declare, so adding an optional property to an open content model is "
-                "compatible (use --policy strict for Confluent's classification).")
+                "compatible. The strict policy follows Confluent's classification instead "
+                "(CLI: --policy strict; App: jsonschema.policy: strict).")
 
 __all__ = ["RULES", "parse", "compare", "notes"]
 

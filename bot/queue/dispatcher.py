@@ -1,0 +1,115 @@
+"""The durable queue: SQLite on local disk (threads in the web process) or Redis (bot.worker)."""
+from __future__ import annotations
+
+import logging
+import os
+import uuid
+from typing import Callable
+
+from huey import RedisHuey, SqliteHuey
+from huey.consumer import Consumer
+
+from ..jobs import Admission, Job
+from ..runtime import Runtime
+from .leases import Leases
+from .ledger import Ledger
+from .maintenance import Upkeep
+from .runner import Runner
+from .subject import subject_of
+
+log = logging.getLogger("schema_review.queue")
+
+QUEUE_NAME = "schema-review"
+# An idle SQLite worker polls at most this often (Redis workers block on the list instead).
+MAX_POLL_SECONDS = 0.25
+
+
+class _QuietConsumer(Consumer):
+    """huey's consumer without its signal handlers: inside gunicorn those belong to gunicorn."""
+
+    def _set_signal_handlers(self) -> None:
+        pass
+
+
+def make_huey(runtime: Runtime):
+    if runtime.redis_url:
+        return RedisHuey(QUEUE_NAME, url=runtime.redis_url, results=False)
+    folder = os.path.dirname(os.path.abspath(runtime.queue_path))
+    os.makedirs(folder, exist_ok=True)
+    return SqliteHuey(QUEUE_NAME, filename=runtime.queue_path, results=False)
+
+
+class QueueDispatcher:
+    """`submit(job)` records the delivery and enqueues it; workers run it through `handle`."""
+
+    def __init__(self, runtime: Runtime, handle: Callable[[Job], None], *,
+                 give_up: Callable[[Job, BaseException], None] | None = None,
+                 recover_deliveries: Callable[[], object] | None = None, huey=None):
+        self.runtime = runtime
+        self.huey = huey or make_huey(runtime)
+        self.ledger = Ledger(self.huey)
+        self.leases = Leases(self.huey, heartbeat=runtime.heartbeat)
+        self.runner = Runner(self.ledger, self.leases, handle, give_up=give_up)
+        self._recover_deliveries = recover_deliveries
+        self._consumer = self._upkeep = None
+
+        @self.huey.task(name="run_delivery", retries=runtime.job_retries, retry_delay=runtime.job_retry_delay,
+                        retry_backoff=2, context=True)
+        def run_delivery(guid: str, task=None) -> None:
+            self.runner.run(guid, retries_left=task.retries if task is not None else 0)
+
+        self._task = run_delivery
+
+    # --- the web side -----------------------------------------------------------------------
+    def submit(self, job: Job) -> Admission:
+        if not job.delivery_id:  # not from GitHub's hookshot; still worth doing, just not dedupable
+            job = Job(f"local-{uuid.uuid4()}", job.event, job.payload)
+        if not self.ledger.admit(job):
+            return Admission.DUPLICATE
+        self.ledger.record_head(subject_of(job))
+        try:
+            self._task(job.delivery_id)
+        except Exception:
+            self.ledger.forget(job.delivery_id)  # so GitHub's redelivery is not taken for a duplicate
+            raise
+        return Admission.ACCEPTED
+
+    def enqueue(self, guid: str) -> None:
+        self._task(guid)
+
+    def ready(self) -> bool:
+        self.huey.pending_count()  # raises when the queue's storage is unreachable
+        return True
+
+    def depth(self) -> int:
+        return self.huey.pending_count() + self.huey.scheduled_count()
+
+    # --- the worker side --------------------------------------------------------------------
+    def consumer(self, *, quiet: bool) -> Consumer:
+        kind = _QuietConsumer if quiet else Consumer
+        return kind(self.huey, workers=self.runtime.workers, worker_type="thread", periodic=False,
+                    initial_delay=0.02, backoff=1.5, max_delay=MAX_POLL_SECONDS, scheduler_interval=1,
+                    check_worker_health=not quiet)
+
+    def upkeep(self) -> Upkeep:
+        return Upkeep(ledger=self.ledger, leases=self.leases, huey=self.huey, enqueue=self.enqueue,
+                      heartbeat=self.runtime.heartbeat, recovery_interval=self.runtime.recovery_interval,
+                      recover_deliveries=self._recover_deliveries)
+
+    def start(self) -> None:
+        """Embedded mode: worker threads in this (gunicorn worker) process. Redis mode: nothing."""
+        if not self.runtime.embedded or self._consumer is not None:
+            return
+        self.leases.beat()  # alive before the first sweep looks for dead workers
+        self._consumer, self._upkeep = self.consumer(quiet=True), self.upkeep()
+        self._consumer.start()
+        self._upkeep.start()
+        log.info("embedded queue started", extra={"workers": self.runtime.workers})
+
+    def stop(self, *, timeout: float = 20.0) -> None:
+        if self._consumer is None:
+            return
+        self._upkeep.stop()
+        self._consumer.shutdown_timeout = timeout
+        self._consumer.stop(graceful=True)
+        self._consumer = self._upkeep = None

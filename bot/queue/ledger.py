@@ -1,0 +1,79 @@
+"""The durable record of every accepted delivery: seen once, its job, its state, its PR's head."""
+from __future__ import annotations
+
+import enum
+import time
+from typing import Iterator
+
+from ..jobs import Job
+from .subject import Subject
+
+PREFIX = "delivery:"
+# GitHub lets anyone redeliver a delivery for three days; its id is remembered that long.
+REMEMBER_SECONDS = 3 * 24 * 3600
+
+
+class State(str, enum.Enum):
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"  # the payload is dropped; the entry stays to recognise redeliveries
+
+
+class Ledger:
+    """Entries live in the queue's own key-value store (SQLite table or Redis hash)."""
+
+    def __init__(self, huey, *, clock=time.time):
+        self._huey, self._clock = huey, clock
+
+    def admit(self, job: Job) -> bool:
+        """Record a new delivery; False when this delivery id was already received."""
+        entry = {"job": job, "state": State.QUEUED.value, "owner": None, "at": self._clock(), "attempts": 0}
+        return self._huey.put_if_empty(PREFIX + job.delivery_id, entry)
+
+    def get(self, guid: str) -> dict | None:
+        return self._huey.get(PREFIX + guid, peek=True)
+
+    def update(self, guid: str, **changes) -> dict | None:
+        entry = self.get(guid)
+        if entry is None or entry["state"] == State.DONE.value:
+            return None
+        entry.update(changes, at=self._clock())
+        self._huey.put(PREFIX + guid, entry)
+        return entry
+
+    def finish(self, guid: str, outcome: str) -> None:
+        self._huey.put(PREFIX + guid, {"state": State.DONE.value, "outcome": outcome, "at": self._clock()})
+
+    def forget(self, guid: str) -> None:
+        self._huey.delete(PREFIX + guid)
+
+    def entries(self) -> Iterator[tuple[str, dict]]:
+        deserialize = self._huey.serializer.deserialize
+        for key, raw in self._huey.all_results().items():
+            if key.startswith(PREFIX):
+                yield key[len(PREFIX):], deserialize(raw)
+
+    def expire(self) -> int:
+        """Drop finished entries older than GitHub's redelivery window."""
+        cutoff, dropped = self._clock() - REMEMBER_SECONDS, 0
+        for guid, entry in list(self.entries()):
+            if entry["state"] == State.DONE.value and entry["at"] < cutoff:
+                self.forget(guid)
+                dropped += 1
+        return dropped
+
+    # --- the newest push of each pull request -------------------------------------------------
+    def record_head(self, subject: Subject) -> None:
+        if not subject.pull or not subject.head:
+            return
+        key = f"head:{subject.pull}"
+        known = self._huey.get(key, peek=True)
+        # Equal timestamps (one-second resolution): the later arrival is the newer push.
+        if known is None or subject.version >= known["version"]:
+            self._huey.put(key, {"sha": subject.head, "version": subject.version})
+
+    def superseded(self, subject: Subject) -> bool:
+        if not subject.pull or not subject.head:
+            return False
+        known = self._huey.get(f"head:{subject.pull}", peek=True)
+        return known is not None and known["sha"] != subject.head
