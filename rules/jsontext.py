@@ -47,7 +47,7 @@ class _Document:
 class LineDict(dict):
     """A JSON object with its 1-based first and last line, and the line of each key."""
 
-    __slots__ = ("_doc", "_start", "_end")
+    __slots__ = ("_doc", "_start", "_end", "_keys")
 
     @property
     def line(self) -> int:
@@ -60,15 +60,22 @@ class LineDict(dict):
     def key_line(self, key: str) -> int:
         # Fast path: the first '"key"' followed by a colon, with no bracket before it, is this
         # object's own key (a string value is never followed by a colon).
+        if key not in self:
+            return self.line
         text, start = self._doc.text, self._start
         needle = f'"{key}"'
         at = text.find(needle, start + 1, self._end)
         if at > 0 and _COLON.match(text, at + len(needle)) and not _ANY_BRACKET.search(text, start + 1, at):
             return self._doc.line(at)
-        for name, offset in self._doc.key_offsets(start, self._end):
-            if name == key:
-                return self._doc.line(offset)
-        return self.line
+        # Slow path: scan this object's own keys once and remember them (objects with nested
+        # values before the key, like "properties", are asked about many keys).
+        keys = getattr(self, "_keys", None)
+        if keys is None:
+            keys = self._keys = {}
+            for name, offset in self._doc.key_offsets(start, self._end):
+                keys.setdefault(name, offset)
+        offset = keys.get(key)
+        return self.line if offset is None else self._doc.line(offset)
 
     @property
     def key_lines(self) -> dict[str, int]:

@@ -76,7 +76,7 @@ def _validate(schemas: list, draft: Draft, file: str) -> None:
         if not isinstance(node, dict):
             continue
         shallow = keywords.shallow(node)
-        key = json.dumps(shallow, sort_keys=True, default=str)
+        key = repr(shallow)  # alike objects (same keys in the same order) are validated once
         if key in checked:
             continue
         checked.add(key)
