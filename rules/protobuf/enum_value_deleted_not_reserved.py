@@ -11,7 +11,7 @@ Fix: `reserved 4;` and `reserved "STATUS_ARCHIVED";` inside the enum.
 from ..model import BOTH_DIRECTIONS, Format, Severity
 from ..registry import RuleSpec
 from .pairs import Kind
-from .reservation import MISSING, missing, reserve
+from .reservation import deleted_without_reserving
 
 SPEC = RuleSpec(id="PROTO_ENUM_VALUE_DELETED_NOT_RESERVED", format=Format.PROTOBUF,
                 breaks=BOTH_DIRECTIONS, severity=Severity.ERROR,
@@ -21,13 +21,4 @@ MESSAGE = 'Enum value "{path}" (number {number}) was deleted without reserving {
 
 
 def check(pair, ctx):
-    if pair.old is None or pair.new is not None:
-        return
-    gaps = missing(pair, ctx)
-    if not any(gaps):
-        return
-    line, side = pair.where()
-    yield SPEC.finding(path=pair.path, line=line, side=side,
-                       message=MESSAGE.format(path=pair.path, number=pair.old.number,
-                                              what=MISSING[gaps]),
-                       suggestion=reserve(pair, ctx, gaps))
+    return deleted_without_reserving(SPEC, MESSAGE, pair, ctx)

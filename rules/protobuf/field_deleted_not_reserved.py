@@ -13,7 +13,7 @@ Fix: reserve what the field used, where it was:
 from ..model import BOTH_DIRECTIONS, Format, Severity
 from ..registry import RuleSpec
 from .pairs import Kind
-from .reservation import MISSING, missing, reserve
+from .reservation import deleted_without_reserving
 
 SPEC = RuleSpec(id="PROTO_FIELD_DELETED_NOT_RESERVED", format=Format.PROTOBUF,
                 breaks=BOTH_DIRECTIONS, severity=Severity.ERROR,
@@ -23,13 +23,4 @@ MESSAGE = 'Field "{path}" (number {number}) was deleted without reserving {what}
 
 
 def check(pair, ctx):
-    if pair.old is None or pair.new is not None:
-        return
-    gaps = missing(pair, ctx)
-    if not any(gaps):
-        return
-    line, side = pair.where()
-    yield SPEC.finding(path=pair.path, line=line, side=side,
-                       message=MESSAGE.format(path=pair.path, number=pair.old.number,
-                                              what=MISSING[gaps]),
-                       suggestion=reserve(pair, ctx, gaps))
+    return deleted_without_reserving(SPEC, MESSAGE, pair, ctx)

@@ -27,3 +27,16 @@ def reserve(pair, ctx, gaps: tuple[bool, bool]):
     anchor = anchor_in(ctx.new, parent, survivors_before(pair.old_parent, parent, element))
     title = TITLE[gaps].format(number=element.number, name=element.name)
     return insert(ctx.new, anchor, statements, title)
+
+
+def deleted_without_reserving(spec, message: str, pair, ctx):
+    """The finding of a deleted member (field or enum value) whose number or name is not reserved."""
+    if pair.old is None or pair.new is not None:
+        return
+    gaps = missing(pair, ctx)
+    if not any(gaps):
+        return
+    line, side = pair.where()
+    yield spec.finding(path=pair.path, line=line, side=side,
+                       message=message.format(path=pair.path, number=pair.old.number, what=MISSING[gaps]),
+                       suggestion=reserve(pair, ctx, gaps))
