@@ -8,14 +8,14 @@ from typing import Mapping
 from github import GithubException
 from github.GithubException import RateLimitExceededExceedsMaxWait
 from github.Requester import Requester
-from urllib3.exceptions import MaxRetryError
+from urllib3.exceptions import MaxRetryError, ResponseError
 from urllib3.util.retry import Retry
 
 from .metrics import GITHUB_RETRIES
 
 # POST creates things (reviews, comments, check runs): after a 5xx or a lost answer it may have
-# happened anyway, so only idempotent methods are retried here; the job-level retry, which
-# looks before it creates, covers POST. A rate-limited POST was refused outright: always retried.
+# happened anyway, so only idempotent methods (and GraphQL) are retried here; the job-level
+# retry, which looks before it creates, covers POST. A rate-limited POST was refused: retried.
 IDEMPOTENT = frozenset({"GET", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS"})
 SERVER_ERRORS = frozenset({500, 502, 503, 504})
 RATE_LIMIT_STATUSES = frozenset({403, 429})
@@ -43,6 +43,11 @@ def rate_limit_wait(status: int, headers: Mapping[str, str], message: str, *, no
     return SECONDARY_DEFAULT_WAIT
 
 
+def _is_graphql(url: str | None) -> bool:
+    # GraphQL travels as POST; this App's queries read, and its one mutation (minimize) is idempotent.
+    return bool(url) and url.split("?", 1)[0].rstrip("/").endswith("graphql")
+
+
 class GitHubBackoff(Retry):
     """urllib3 retry policy: backoff on 5xx and connection errors, GitHub's own waits on limits.
 
@@ -64,13 +69,19 @@ class GitHubBackoff(Retry):
         return super().new(**kw)
 
     def is_retry(self, method: str, status_code: int, has_retry_after: bool = False) -> bool:
-        if status_code in RATE_LIMIT_STATUSES:
-            return bool(self.total)
-        return status_code in SERVER_ERRORS and method.upper() in IDEMPOTENT and bool(self.total)
+        # POST passes here; increment() lets only GraphQL POSTs (queries) through on a 5xx.
+        return status_code in (SERVER_ERRORS | RATE_LIMIT_STATUSES) and bool(self.total)
+
+    def _is_method_retryable(self, method: str) -> bool:
+        return method.upper() in IDEMPOTENT or method.upper() == "POST"
 
     def increment(self, method=None, url=None, response=None, error=None, _pool=None, _stacktrace=None):
         if response is not None and response.status in RATE_LIMIT_STATUSES:
             return self._rate_limited(method, url, response, error, _pool, _stacktrace)
+        if (method or "").upper() not in IDEMPOTENT and not _is_graphql(url) and \
+                (response is not None or (error is not None and self._is_read_error(error))):
+            # It may have been created already: the answer goes back as is, the job decides.
+            raise MaxRetryError(_pool, url, error or ResponseError(f"{method} not retried"))
         GITHUB_RETRIES.inc(reason=f"status {response.status}" if response is not None else "connection")
         return super().increment(method, url, response, error, _pool, _stacktrace)
 

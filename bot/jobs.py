@@ -20,7 +20,9 @@ class Job:
 
     @property
     def repository(self) -> str:
-        return ((self.payload.get("repository") or {}).get("full_name")) or "?"
+        repository = self.payload.get("repository")
+        name = repository.get("full_name") if isinstance(repository, dict) else None
+        return name if isinstance(name, str) and name else "?"
 
 
 class Admission(str, enum.Enum):
@@ -45,6 +47,27 @@ def cancellable(still_wanted: Callable[[], bool]) -> Iterator[None]:
         yield
     finally:
         _still_wanted.reset(token)
+
+
+# False while the queue still has retries left for the running job (unset: no queue, no retry).
+_last_attempt: contextvars.ContextVar[bool] = contextvars.ContextVar("schema_review_last_attempt", default=True)
+
+
+@contextlib.contextmanager
+def attempt(*, last: bool) -> Iterator[None]:
+    token = _last_attempt.set(last)
+    try:
+        yield
+    finally:
+        _last_attempt.reset(token)
+
+
+def is_final(error: BaseException) -> bool:
+    """True when the job will not run again after `error`: time to leave a verdict saying so."""
+    from github.GithubException import RateLimitExceededExceedsMaxWait
+    if isinstance(error, RateLimitExceededExceedsMaxWait):
+        return False  # the queue runs it again once the limit lifts, retries or not
+    return isinstance(error, Superseded) or _last_attempt.get()
 
 
 def checkpoint() -> None:

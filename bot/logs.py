@@ -3,12 +3,27 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 
 # Extra attributes worth keeping; anything else a caller attaches is dropped, so a token
 # passed by mistake in `extra=` never reaches the log.
 FIELDS = ("delivery", "event", "repository", "work", "reason", "pull", "sha", "conclusion",
-          "duration_ms", "calls", "status")
+          "duration_ms", "calls", "status", "outcome", "retries", "wait", "workers", "count", "owner")
+# What a credential looks like: GitHub tokens (installation, personal, OAuth, refresh), a JWT
+# (the App's), a PEM block, and an Authorization header value. Masked wherever they appear.
+SECRET = re.compile(
+    r"\b(?:gh[pousr]_[A-Za-z0-9_]{16,}|github_pat_[A-Za-z0-9_]{20,})"
+    r"|\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"
+    r"|-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)"
+    r"|(?i:(?:token|bearer)\s+)[A-Za-z0-9_.-]{20,}", re.DOTALL)
+MASK = "[redacted]"
+# Libraries whose warnings we keep, in the same JSON shape.
+LIBRARY_LOGGERS = ("huey", "github")
+
+
+def redact(text: str) -> str:
+    return SECRET.sub(MASK, text)
 
 
 class JsonFormatter(logging.Formatter):
@@ -17,7 +32,7 @@ class JsonFormatter(logging.Formatter):
         out.update({key: getattr(record, key) for key in FIELDS if hasattr(record, key)})
         if record.exc_info:
             out["error"] = self.formatException(record.exc_info).splitlines()[-1]
-        return json.dumps(out, default=str)
+        return redact(json.dumps(out, default=str))
 
 
 def configure_logging(level: int = logging.INFO) -> None:
@@ -29,3 +44,8 @@ def configure_logging(level: int = logging.INFO) -> None:
     root.addHandler(handler)
     root.setLevel(level)
     root.propagate = False
+    for name in LIBRARY_LOGGERS:
+        library = logging.getLogger(name)
+        library.addHandler(handler)
+        library.setLevel(logging.WARNING)
+        library.propagate = False

@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 from ..collect import collect
 from ..config import CONFIG_PATH, Config, parse_config
 from ..configfile import ConfigError
-from ..jobs import Job
+from ..jobs import Job, is_final
 from ..overrides import active, records_in, verdict
 from ..permissions import decide, level
 from ..publish import publish_comments
@@ -52,6 +52,8 @@ def review_head(github, target: Target, *, now=utc_now) -> str:
     try:
         return _review(github, repo, run, target, now=now)
     except Exception as error:
+        if not is_final(error):
+            raise  # the queue runs the job again; the check stays in progress meanwhile
         # Never leave the check in progress: a required check that never completes blocks the merge.
         repo.complete_check_run(run, conclusion=Conclusion.NEUTRAL.value,
                                 title=COULD_NOT_FINISH.format(reason=type(error).__name__)[:255],

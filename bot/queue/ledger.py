@@ -27,7 +27,8 @@ class Ledger:
 
     def admit(self, job: Job) -> bool:
         """Record a new delivery; False when this delivery id was already received."""
-        entry = {"job": job, "state": State.QUEUED.value, "owner": None, "at": self._clock(), "attempts": 0}
+        now = self._clock()
+        entry = {"job": job, "state": State.QUEUED.value, "owner": None, "at": now, "admitted": now, "attempts": 0}
         return self._huey.put_if_empty(PREFIX + job.delivery_id, entry)
 
     def get(self, guid: str) -> dict | None:
@@ -71,6 +72,19 @@ class Ledger:
         # Equal timestamps (one-second resolution): the later arrival is the newer push.
         if known is None or subject.version >= known["version"]:
             self._huey.put(key, {"sha": subject.head, "version": subject.version})
+
+    def reviewed(self, subject: Subject, *, started: float) -> None:
+        """A review of this head started at `started` and finished."""
+        if subject.pull and subject.head:
+            self._huey.put(f"reviewed:{subject.pull}", {"sha": subject.head, "started": started})
+
+    def covered(self, subject: Subject, *, admitted: float) -> bool:
+        """A review of the same head that started after this delivery arrived already finished:
+        it saw everything this delivery could show, so this job has nothing left to do."""
+        if not subject.pull or not subject.head:
+            return False
+        known = self._huey.get(f"reviewed:{subject.pull}", peek=True)
+        return known is not None and known["sha"] == subject.head and known["started"] > admitted
 
     def superseded(self, subject: Subject) -> bool:
         if not subject.pull or not subject.head:

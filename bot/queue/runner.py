@@ -8,7 +8,7 @@ from typing import Callable
 from github.GithubException import RateLimitExceededExceedsMaxWait
 from huey.exceptions import RetryTask
 
-from ..jobs import Job, Superseded, cancellable
+from ..jobs import Job, Superseded, attempt, cancellable
 from ..metrics import JOB_DURATION
 from .leases import Leases, owner_id
 from .ledger import Ledger, State
@@ -40,11 +40,13 @@ class Runner:
             return self._finish(guid, "superseded", context, 0.0)
         if not self._leases.acquire(subject.lock, guid):
             raise RetryTask(delay=LOCK_RETRY_SECONDS)  # another job on this PR runs; not a failure
-        started = time.monotonic()
+        started, wall = time.monotonic(), time.time()
         try:
+            if self._ledger.covered(subject, admitted=entry.get("admitted", entry["at"])):
+                return self._finish(guid, "coalesced", context, started)
             self._ledger.update(guid, state=State.RUNNING.value, owner=owner_id(),
                                 attempts=entry["attempts"] + 1)
-            with cancellable(lambda: not self._ledger.superseded(subject)):
+            with cancellable(lambda: not self._ledger.superseded(subject)), attempt(last=retries_left <= 0):
                 self._handle(job)
         except Superseded:
             self._finish(guid, "superseded", context, started)
@@ -64,6 +66,7 @@ class Runner:
             JOB_DURATION.observe(time.monotonic() - started, outcome="retry")
             raise
         else:
+            self._ledger.reviewed(subject, started=wall)
             self._finish(guid, "done", context, started)
         finally:
             self._leases.release(subject.lock, guid)

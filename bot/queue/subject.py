@@ -15,18 +15,24 @@ class Subject:
     version: str = ""  # pull_request.updated_at: a late redelivery of an older push changes nothing
 
 
+def _dict(value) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
 def subject_of(job: Job) -> Subject:
+    """Shape-tolerant: a payload without the expected keys still gets a (coarser) subject."""
     payload, repo = job.payload, job.repository
     if job.event == "pull_request":
-        pull = payload.get("pull_request") or {}
+        pull = _dict(payload.get("pull_request"))
         key = f"{repo}#{pull.get('number')}"
         is_push = classify(job.event, payload).work is Work.REVIEW
-        return Subject(key, pull=key if is_push else None, head=(pull.get("head") or {}).get("sha"),
+        head = _dict(pull.get("head")).get("sha")
+        return Subject(key, pull=key if is_push else None, head=head if isinstance(head, str) else None,
                        version=str(pull.get("updated_at") or ""))
     if job.event == "issue_comment":
-        return Subject(f"{repo}#{(payload.get('issue') or {}).get('number')}")
-    holder = payload.get(job.event) or {}
-    pulls = holder.get("pull_requests") or (holder.get("check_suite") or {}).get("pull_requests") or []
-    if pulls:
-        return Subject(f"{repo}#{pulls[0].get('number')}")
+        return Subject(f"{repo}#{_dict(payload.get('issue')).get('number')}")
+    holder = _dict(payload.get(job.event))
+    pulls = holder.get("pull_requests") or _dict(holder.get("check_suite")).get("pull_requests")
+    if isinstance(pulls, list) and pulls:
+        return Subject(f"{repo}#{_dict(pulls[0]).get('number')}")
     return Subject(f"{repo}@{holder.get('head_sha')}")

@@ -121,3 +121,49 @@ def test_a_raising_handler_does_not_fail_the_delivery_or_the_worker():
         assert deliver(client, "pull_request", webhook_example("pull_request.opened")).status_code == 202
     dispatcher.shutdown()
     assert calls == ["d-1", "d-1"]
+
+
+def queue_client(tmp_path, handled):
+    """The app with the real durable queue (SQLite in tmp_path), its workers not started."""
+    from bot.queue import QueueDispatcher
+    from bot.runtime import Runtime
+    dispatcher = QueueDispatcher(Runtime(queue_path=str(tmp_path / "queue.db")), handled.append)
+    settings = Settings(app_id="1", private_key="k", webhook_secret=SECRET)
+    return create_app(settings, dispatcher=dispatcher).test_client(), dispatcher
+
+
+def test_a_redelivered_delivery_id_is_recorded_once(tmp_path):
+    handled = []
+    client, dispatcher = queue_client(tmp_path, handled)
+    answers = [deliver(client, "pull_request", webhook_example("pull_request.opened")) for _ in range(3)]
+    assert [a.status_code for a in answers] == [202, 200, 200]
+    assert dispatcher.depth() == 1
+    assert dispatcher.ledger.get("d-1")["state"] == "queued"
+
+
+def test_readyz_and_metrics(tmp_path):
+    client, _dispatcher = queue_client(tmp_path, [])
+    assert client.get("/readyz").get_json() == {"status": "ready"}
+    deliver(client, "pull_request", webhook_example("pull_request.opened"))
+    deliver(client, "pull_request", webhook_example("pull_request.labeled"))
+    text = client.get("/metrics").get_data(as_text=True)
+    assert 'schema_review_deliveries_total{event="pull_request",outcome="accepted"}' in text
+    assert 'schema_review_deliveries_total{event="pull_request",outcome="ignored"}' in text
+    assert "schema_review_queue_depth 1" in text
+
+
+def test_readyz_is_503_when_the_queue_is_unreachable(client, dispatcher):
+    def broken():
+        raise OSError("disk gone")
+    dispatcher.ready = broken
+    response = client.get("/readyz")
+    assert response.status_code == 503 and response.get_json()["queue"] == "unreachable"
+
+
+@pytest.mark.parametrize("payload", [
+    {"action": "created", "issue": "not an object", "comment": {"body": "/schema-review"}},
+    {"action": "opened", "repository": ["a"], "pull_request": 5},
+])
+def test_signed_payloads_of_the_wrong_shape_never_answer_500(client, payload):
+    event = "issue_comment" if "issue" in payload else "pull_request"
+    assert deliver(client, event, payload).status_code in (200, 202, 400)

@@ -37,7 +37,10 @@ def app_url(emulator, tmp_path_factory):
     log_path = tmp_path_factory.mktemp("app") / "gunicorn.log"
     log = open(log_path, "wb")
     env = {**os.environ, "GITHUB_APP_ID": str(emulator.app_id), "GITHUB_PRIVATE_KEY": emulator.private_key,
-           "GITHUB_WEBHOOK_SECRET": SECRET, "GITHUB_API_URL": emulator.url, "PORT": str(port)}
+           "GITHUB_WEBHOOK_SECRET": SECRET, "GITHUB_API_URL": emulator.url, "PORT": str(port),
+           # Each gunicorn gets its own queue file: parallel test processes must not share jobs.
+           "QUEUE_PATH": str(tmp_path_factory.mktemp("queue") / "queue.db"),
+           "SCHEMA_REVIEW_RETRY_BACKOFF": "0.05", "SCHEMA_REVIEW_JOB_RETRY_DELAY": "0.2"}
     server = subprocess.Popen([sys.executable, "-m", "gunicorn", "app:app", "--bind", f"127.0.0.1:{port}",
                                "--workers", "1", "--threads", "4"], cwd=REPO, env=env,
                               stdout=log, stderr=log)

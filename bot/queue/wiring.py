@@ -1,0 +1,35 @@
+"""Build the production dispatcher: GitHub client, handlers, give-up and delivery recovery wired in."""
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from ..jobs import Job
+from ..runtime import Runtime
+from ..settings import Settings
+from .dispatcher import QueueDispatcher
+
+
+def build_dispatcher(settings: Settings, runtime: Runtime, *,
+                     handle: Callable[[Job], None] | None = None) -> QueueDispatcher:
+    from ..github import GitHubApp
+    from ..handlers import handle_job
+    from ..recovery import recover_deliveries
+    from .giveup import give_up
+
+    github = GitHubApp(settings, retries=runtime.request_retries, backoff=runtime.retry_backoff,
+                       max_rate_wait=runtime.max_rate_wait, token_margin=runtime.token_margin)
+    if handle is None:
+        handle = lambda job: handle_job(job, github=github)  # noqa: E731
+    holder: list[QueueDispatcher] = []
+
+    def recover() -> list[int]:
+        queue = holder[0]
+        return recover_deliveries(
+            github.app_requester(), known=lambda guid: queue.ledger.get(guid) is not None,
+            claim=lambda guid: queue.huey.put_if_empty(f"redelivered:{guid}", time.time()))
+
+    dispatcher = QueueDispatcher(runtime, handle, give_up=lambda job, error: give_up(job, error, github=github),
+                                 recover_deliveries=recover)
+    holder.append(dispatcher)
+    return dispatcher

@@ -1,0 +1,60 @@
+"""`python -m bot.worker`: the queue's workers as their own process (Redis mode, any machine)."""
+from __future__ import annotations
+
+import logging
+import sys
+import threading
+from wsgiref.simple_server import WSGIRequestHandler, make_server
+
+from .logs import configure_logging
+from .metrics import QUEUE_DEPTH, REGISTRY
+from .runtime import Runtime
+from .settings import Settings, SettingsError
+
+log = logging.getLogger("schema_review.worker")
+
+NEEDS_REDIS = ("bot.worker needs REDIS_URL: without it the queue is the SQLite file of the web "
+               "process, whose own threads run the jobs (see gunicorn.conf.py)")
+
+
+class _Quiet(WSGIRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+
+def _serve_metrics(port: int) -> None:
+    def metrics(environ, start_response):
+        start_response("200 OK", [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")])
+        return [REGISTRY.render().encode()]
+    server = make_server("0.0.0.0", port, metrics, handler_class=_Quiet)
+    threading.Thread(target=server.serve_forever, name="metrics", daemon=True).start()
+
+
+def main() -> int:
+    configure_logging()
+    try:
+        settings, runtime = Settings.from_environ(), Runtime.from_environ()
+    except SettingsError as error:
+        print(error, file=sys.stderr)
+        return 2
+    if runtime.embedded:
+        print(NEEDS_REDIS, file=sys.stderr)
+        return 2
+    from .queue.wiring import build_dispatcher
+    dispatcher = build_dispatcher(settings, runtime)
+    QUEUE_DEPTH.source = dispatcher.depth
+    if runtime.metrics_port:
+        _serve_metrics(runtime.metrics_port)
+    dispatcher.leases.beat()
+    upkeep = dispatcher.upkeep()
+    upkeep.start()
+    log.info("worker started", extra={"workers": runtime.workers})
+    try:
+        dispatcher.consumer(quiet=False).run()  # SIGTERM/SIGINT: finish running jobs, then exit
+    finally:
+        upkeep.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Fuzzing: the webhook endpoint and every format's parser and differ never raise or hang."""

@@ -1,0 +1,1 @@
+"""Reliability: faults, duplicates, supersede, crashes, recovery, Redis mode; against the emulator."""

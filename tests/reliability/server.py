@@ -1,0 +1,109 @@
+"""Start and kill the real App (gunicorn, bot.worker, redis-server) as tests need them."""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import requests
+
+from tests.shared import REPO
+
+SECRET = "reliability-secret"
+STARTUP_SECONDS = 20
+# Fast knobs for tests: GitHub request backoff 20 ms, job retries after 0.2 s, beats every 0.2 s.
+FAST = {"SCHEMA_REVIEW_RETRY_BACKOFF": "0.02", "SCHEMA_REVIEW_JOB_RETRY_DELAY": "0.2",
+        "SCHEMA_REVIEW_HEARTBEAT": "0.2", "SCHEMA_REVIEW_RECOVERY_INTERVAL": "0"}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def app_env(emulator, folder: Path, **extra: str) -> dict:
+    return {**os.environ, "GITHUB_APP_ID": str(emulator.app_id), "GITHUB_PRIVATE_KEY": emulator.private_key,
+            "GITHUB_WEBHOOK_SECRET": SECRET, "GITHUB_API_URL": emulator.url,
+            "QUEUE_PATH": str(folder / "queue.db"), **FAST, **extra}
+
+
+class Process:
+    """A child in its own process group, so a kill takes gunicorn's workers with it."""
+
+    def __init__(self, args: list[str], env: dict, log: Path):
+        self.log = log
+        self._out = open(log, "ab")
+        self.popen = subprocess.Popen(args, cwd=REPO, env=env, stdout=self._out, stderr=self._out,
+                                      start_new_session=True)
+
+    def kill(self) -> None:
+        """SIGKILL: no graceful shutdown, no cleanup, as a crash or an OOM kill would do."""
+        os.killpg(self.popen.pid, signal.SIGKILL)
+        self.popen.wait(timeout=10)
+        self._out.close()
+
+    def stop(self) -> None:
+        if self.popen.poll() is None:
+            os.killpg(self.popen.pid, signal.SIGTERM)
+            try:
+                self.popen.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.popen.pid, signal.SIGKILL)
+                self.popen.wait(timeout=10)
+        self._out.close()
+
+    def tail(self) -> str:
+        return self.log.read_text(errors="replace")[-3000:]
+
+
+def gunicorn(env: dict, log: Path, *, threads: int = 4) -> tuple[Process, str]:
+    port = free_port()
+    process = Process([sys.executable, "-m", "gunicorn", "app:app", "--bind", f"127.0.0.1:{port}",
+                       "--workers", "1", "--threads", str(threads)], env, log)
+    url = f"http://127.0.0.1:{port}"
+    wait_until_up(process, url + "/readyz")
+    return process, url
+
+
+def worker(env: dict, log: Path) -> Process:
+    return Process([sys.executable, "-m", "bot.worker"], env, log)
+
+
+def wait_until_up(process: Process, url: str) -> None:
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline and process.popen.poll() is None:
+        try:
+            if requests.get(url, timeout=1).ok:
+                return
+        except requests.ConnectionError:
+            pass
+        time.sleep(0.05)
+    process.stop()
+    raise AssertionError("the App did not start:\n" + process.tail())
+
+
+def redis_server(folder: Path) -> tuple[Process, str]:
+    """A throwaway redis-server on loopback (Debian package redis-server; .ci/run installs it)."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise AssertionError("redis-server is not installed (apt-get install -y redis-server)")
+    port = free_port()
+    process = Process([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                       "--dir", str(folder)], dict(os.environ), folder / "redis.log")
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2) as sock:
+                sock.sendall(b"PING\r\n")
+                if sock.recv(16).startswith(b"+PONG"):
+                    return process, f"redis://127.0.0.1:{port}/0"
+        except OSError:
+            time.sleep(0.05)
+    process.stop()
+    raise AssertionError("redis-server did not start:\n" + process.tail())

@@ -1,0 +1,242 @@
+"""The pieces without a server: waits, retry decisions, ledger, leases, runner, recovery, logs, metrics."""
+import json
+import logging
+from datetime import datetime, timedelta, timezone
+from types import SimpleNamespace
+
+import pytest
+from github import GithubException
+from huey import MemoryHuey
+from urllib3.exceptions import MaxRetryError
+
+from bot.backoff import SECONDARY_DEFAULT_WAIT, GitHubBackoff, rate_limit_wait
+from bot.jobs import Job, Superseded, checkpoint, is_final
+from bot.logs import JsonFormatter, redact
+from bot.metrics import Counter, Histogram, Registry
+from bot.queue.leases import Leases
+from bot.queue.ledger import Ledger
+from bot.queue.maintenance import recover_orphans
+from bot.queue.runner import Runner
+from bot.queue.subject import subject_of
+from bot.recovery import recover_deliveries
+from bot.runtime import Runtime
+from bot.settings import SettingsError
+from bot.tokens import InstallationToken
+
+NOW = 1_700_000_000.0
+
+
+@pytest.mark.parametrize("status, headers, message, wait", [
+    (403, {"Retry-After": "7"}, "You have exceeded a secondary rate limit.", 7.0),
+    (429, {"retry-after": "3", "x-ratelimit-remaining": "0", "x-ratelimit-reset": str(int(NOW) + 500)}, "", 3.0),
+    (403, {"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": str(int(NOW) + 30)}, "API rate limit exceeded", 31.0),
+    (403, {"X-RateLimit-Remaining": "12"}, "You have exceeded a secondary rate limit.", SECONDARY_DEFAULT_WAIT),
+    (429, {}, "", SECONDARY_DEFAULT_WAIT),
+    (403, {"X-RateLimit-Remaining": "4999"}, "Resource not accessible by integration", None),
+    (502, {"Retry-After": "1"}, "", None),
+])
+def test_rate_limit_waits_follow_githubs_documented_order(status, headers, message, wait):
+    assert rate_limit_wait(status, headers, message, now=NOW) == wait
+
+
+def test_5xx_is_retried_for_reads_and_graphql_but_a_post_goes_back_to_the_job():
+    retry = GitHubBackoff(total=3, backoff_factor=0)
+    response = SimpleNamespace(status=502, headers={}, get_redirect_location=lambda: False)
+    assert retry.is_retry("GET", 502) and retry.is_retry("POST", 503)
+    assert retry.increment("GET", "/repos/a/b", response=response).total == 2
+    assert retry.increment("POST", "/graphql", response=response).total == 2
+    with pytest.raises(MaxRetryError):
+        retry.increment("POST", "/repos/a/b/check-runs", response=response)
+    assert not retry.is_retry("GET", 404)
+
+
+def test_a_rate_limit_longer_than_the_inline_cap_goes_back_to_the_queue():
+    body = json.dumps({"message": "API rate limit exceeded for installation."}).encode()
+    response = SimpleNamespace(status=403, data=body, get_redirect_location=lambda: False,
+                               headers={"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": str(int(NOW) + 1800)})
+    retry = GitHubBackoff(total=3, max_wait=90, clock=lambda: NOW)
+    with pytest.raises(GithubException) as raised:
+        retry.increment("GET", "/repos/a/b/pulls/1", response=response)
+    assert raised.value.wait == pytest.approx(1801) and not is_final(raised.value)
+    short = SimpleNamespace(**{**vars(response), "headers": {"Retry-After": "2"}})
+    assert retry.increment("POST", "/repos/a/b/check-runs", response=short).rate_wait == 2.0
+
+
+def job(guid="d1", *, sha="a" * 40, number=7, updated="2024-01-01T00:00:01Z", action="synchronize"):
+    return Job(guid, "pull_request", {
+        "action": action, "installation": {"id": 1}, "repository": {"full_name": "acme/x"},
+        "pull_request": {"number": number, "updated_at": updated, "head": {"sha": sha}}})
+
+
+@pytest.fixture
+def queue():
+    huey = MemoryHuey("t", results=False)
+    return huey, Ledger(huey, clock=lambda: NOW), Leases(huey, heartbeat=1.0, clock=lambda: NOW)
+
+
+def test_a_delivery_is_admitted_once_and_a_late_older_push_does_not_win(queue):
+    _huey, ledger, _leases = queue
+    assert ledger.admit(job()) and not ledger.admit(job())
+    newer = subject_of(job("d2", sha="b" * 40, updated="2024-01-01T00:00:05Z"))
+    ledger.record_head(subject_of(job()))
+    ledger.record_head(newer)
+    ledger.record_head(subject_of(job("d0", sha="c" * 40, updated="2024-01-01T00:00:00Z")))
+    assert ledger.superseded(subject_of(job())) and not ledger.superseded(newer)
+
+
+def test_a_lock_held_by_a_dead_worker_is_taken_over(queue):
+    huey, _ledger, leases = queue
+    huey.put("lock:acme/x#7", {"owner": "elsewhere:1", "holder": "d0"})
+    huey.put("worker:elsewhere:1", NOW - 60)  # its last heartbeat: long ago
+    assert leases.acquire("acme/x#7", "d1")
+    assert not leases.acquire("acme/x#7", "d2")  # now held by a live job of this very process
+    leases.release("acme/x#7", "d1")
+    assert leases.acquire("acme/x#7", "d2")
+    huey.put("worker:elsewhere:2", NOW)
+    huey.put("lock:acme/x#8", {"owner": "elsewhere:2", "holder": "d3"})
+    assert not leases.acquire("acme/x#8", "d4")
+
+
+def test_jobs_of_dead_workers_are_requeued_once(queue):
+    huey, ledger, leases = queue
+    ledger.admit(job())
+    ledger.update("d1", state="running", owner="elsewhere:9", attempts=1)
+    enqueued = []
+    assert recover_orphans(ledger, leases, huey, enqueued.append, now=NOW) == ["d1"]
+    ledger.update("d1", state="running", owner="elsewhere:9", attempts=1)
+    assert recover_orphans(ledger, leases, huey, enqueued.append, now=NOW) == []  # claimed already
+    assert enqueued == ["d1"]
+
+
+def test_the_runner_retries_gives_up_once_and_honours_supersede(queue):
+    _huey, ledger, leases = queue
+    calls, given_up = [], []
+
+    def handle(j):
+        calls.append(j.delivery_id)
+        raise RuntimeError("GitHub is down")
+
+    runner = Runner(ledger, leases, handle, give_up=lambda j, e: given_up.append(type(e).__name__))
+    ledger.admit(job())
+    with pytest.raises(RuntimeError):
+        runner.run("d1", retries_left=1)
+    assert ledger.get("d1")["state"] == "queued" and given_up == []
+    runner.run("d1", retries_left=0)
+    assert given_up == ["RuntimeError"] and ledger.get("d1") == {"state": "done", "outcome": "failed", "at": NOW}
+    runner.run("d1", retries_left=0)  # a recovered duplicate of a finished job does nothing
+    assert calls == ["d1", "d1"]
+    ledger.admit(job("d2"))
+    ledger.record_head(subject_of(job("d3", sha="b" * 40, updated="2024-01-02T00:00:00Z")))
+    runner.run("d2", retries_left=3)
+    assert ledger.get("d2")["outcome"] == "superseded" and calls == ["d1", "d1"]
+
+
+def test_a_checkpoint_stops_a_job_overtaken_mid_way(queue):
+    _huey, ledger, leases = queue
+    seen = []
+
+    def handle(j):
+        ledger.record_head(subject_of(job("d9", sha="f" * 40, updated="2024-02-01T00:00:00Z")))
+        try:
+            checkpoint()
+        except Superseded as error:
+            seen.append(is_final(error))
+            raise
+
+    ledger.admit(job())
+    Runner(ledger, leases, handle).run("d1", retries_left=3)
+    assert seen == [True] and ledger.get("d1")["outcome"] == "superseded"
+
+
+class FakeApi:
+    def __init__(self, pages):
+        self.pages, self.posted = pages, []
+
+    def requestJsonAndCheck(self, verb, url, parameters=None):
+        if verb == "POST":
+            self.posted.append(url)
+            return {}, {}
+        index = 0 if url == "/app/hook/deliveries" else int(url.rsplit("=", 1)[1])
+        link = {"link": f'<https://api/app/hook/deliveries?cursor={index + 1}>; rel="next"'} \
+            if index + 1 < len(self.pages) else {}
+        return link, self.pages[index]
+
+
+def delivery(id_, guid, status, age_days=0.0):
+    at = datetime.fromtimestamp(NOW, timezone.utc) - timedelta(days=age_days)
+    return {"id": id_, "guid": guid, "status_code": status, "delivered_at": at.strftime("%Y-%m-%dT%H:%M:%SZ")}
+
+
+def test_recovery_redelivers_only_lost_recent_unknown_deliveries_once():
+    api = FakeApi([[delivery(9, "ok", 202), delivery(8, "healed", 202), delivery(7, "healed", 500)],
+                   [delivery(6, "lost", 502, 1), delivery(5, "lost", 504, 1), delivery(4, "known", 502, 1)],
+                   [delivery(3, "old", 502, 4)]])
+    claimed = set()
+    claim = lambda guid: guid not in claimed and not claimed.add(guid)  # noqa: E731
+    assert recover_deliveries(api, known={"known"}.__contains__, claim=claim, now=NOW) == [6]
+    assert api.posted == ["/app/hook/deliveries/6/attempts"]
+    assert recover_deliveries(api, known={"known"}.__contains__, claim=claim, now=NOW) == []
+
+
+def test_installation_tokens_are_renewed_before_they_expire():
+    clock = [NOW]
+    granted = []
+
+    def mint(installation_id):
+        granted.append(installation_id)
+        return SimpleNamespace(token=f"ghs_{len(granted)}",
+                               expires_at=datetime.fromtimestamp(clock[0] + 3600, timezone.utc))
+
+    token = InstallationToken(SimpleNamespace(), 5, margin=300, clock=lambda: clock[0])
+    token._integration = SimpleNamespace(get_access_token=mint)
+    assert token.token == "ghs_1"
+    clock[0] += 3600 - 301
+    assert token.token == "ghs_1"
+    clock[0] += 2  # inside the five-minute margin
+    assert token.token == "ghs_2"
+    token.invalidate()
+    assert token.token == "ghs_3" and granted == [5, 5, 5]
+
+
+def test_logs_never_carry_tokens_keys_or_jwts():
+    secret = ("token ghs_abcdefghijklmnopqrstuvwxyz123456 and eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOjEyM30.c2lnbmF0dXJlc2ln "
+              "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----")
+    record = logging.LogRecord("schema_review.x", logging.ERROR, __file__, 1, "failed: %s", (secret,), None)
+    record.delivery, record.token = "d-1", "ghs_should_be_dropped_entirely_000"
+    line = JsonFormatter().format(record)
+    assert "ghs_" not in line and "eyJ" not in line and "MIIE" not in line
+    assert json.loads(line)["delivery"] == "d-1" and "token" not in json.loads(line)
+    assert redact("Bearer abcdefghijklmnopqrstuvwxyz") == "[redacted]"
+
+
+def test_metrics_render_in_prometheus_text_format():
+    registry = Registry()
+    counter = registry.add(Counter("x_total", "X.", ("event", "outcome")))
+    histogram = registry.add(Histogram("y_seconds", "Y.", ("outcome",), buckets=(0.1, 1)))
+    counter.inc(event="pull_request", outcome="accepted")
+    histogram.observe(0.5, outcome="done")
+    text = registry.render()
+    assert 'x_total{event="pull_request",outcome="accepted"} 1' in text
+    assert 'y_seconds_bucket{outcome="done",le="0.1"} 0' in text
+    assert 'y_seconds_bucket{outcome="done",le="1.0"} 1' in text and 'le="+Inf"} 1' in text
+
+
+def test_runtime_settings_name_the_bad_key_never_the_value():
+    assert Runtime.from_environ({}).embedded and Runtime.from_environ({"REDIS_URL": "redis://h"}).redis_url
+    with pytest.raises(SettingsError, match="QUEUE_WORKERS must be a number"):
+        Runtime.from_environ({"QUEUE_WORKERS": "many-secret"})
+    with pytest.raises(SettingsError, match="SCHEMA_REVIEW_RETRY_BACKOFF must not be negative"):
+        Runtime.from_environ({"SCHEMA_REVIEW_RETRY_BACKOFF": "-1"})
+
+
+def test_a_delivery_already_covered_by_a_later_review_of_the_same_head_is_coalesced(queue):
+    _huey, ledger, leases = queue
+    clock = [NOW]
+    ledger._clock = lambda: clock[0]
+    handled = []
+    runner = Runner(ledger, leases, lambda j: handled.append(j.delivery_id))
+    ledger.admit(job("d1"))
+    ledger.admit(job("d2"))
+    runner.run("d1", retries_left=3)  # started after d2 arrived: d2 has nothing left to show
+    runner.run("d2", retries_left=3)
+    assert handled == ["d1"] and ledger.get("d2")["outcome"] == "coalesced"
