@@ -20,8 +20,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from tests.github_emulator import GitHubEmulator  # noqa: E402
-from tests.reliability.flow import AVRO_BASE, AVRO_BREAKING  # noqa: E402
-from tests.reliability.server import SECRET, app_env, gunicorn, redis_server, worker  # noqa: E402
+from tests.harness.flow import AVRO_BASE, AVRO_BREAKING  # noqa: E402
+from tests.harness.server import SECRET, app_env, gunicorn, redis_server, worker  # noqa: E402
 
 
 def make_pulls(github: GitHubEmulator, count: int, repos: int = 10) -> list:

@@ -7,42 +7,19 @@ from __future__ import annotations
 
 import argparse
 import collections
-import os
-import socket
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-import requests
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from tests.github_emulator import GitHubEmulator  # noqa: E402
+from tests.harness.server import SECRET, app_env, gunicorn  # noqa: E402
 
-SECRET = "bench-secret"
 BASE = '{\n  "type": "record",\n  "name": "E",\n  "fields": [\n    {"name": "id", "type": "string"}\n  ]\n}\n'
 HEAD = BASE.replace('"string"}\n', '"string"},\n    {"name": "level", "type": "int"}\n')
-
-
-def start_app(emulator: GitHubEmulator) -> tuple[subprocess.Popen, str]:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    env = {**os.environ, "GITHUB_APP_ID": str(emulator.app_id), "GITHUB_PRIVATE_KEY": emulator.private_key,
-           "GITHUB_WEBHOOK_SECRET": SECRET, "GITHUB_API_URL": emulator.url}
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "app:app", "--bind", f"127.0.0.1:{port}",
-                               "--workers", "1", "--threads", "4"], cwd=REPO, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            if requests.get(url + "/healthz", timeout=1).ok:
-                return server, url
-        except requests.ConnectionError:
-            time.sleep(0.05)
-    raise SystemExit("gunicorn did not start")
 
 
 def measure(emulator: GitHubEmulator, url: str, files: int, *, name: str) -> dict:
@@ -74,7 +51,7 @@ def main() -> int:
     parser.add_argument("--files", type=int, nargs="+", default=[1, 20])
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, GitHubEmulator(Path(tmp)) as emulator:
-        server, url = start_app(emulator)
+        server, url = gunicorn(app_env(emulator, Path(tmp)), Path(tmp) / "gunicorn.log")
         try:
             measure(emulator, url, 1, name="warm-up")  # token, imports, the App's first request
             for files in args.files:
@@ -83,8 +60,7 @@ def main() -> int:
                       f"{row['verdict_s']}s, review posted after {row['all_posted_s']}s")
                 print("      " + ", ".join(f"{op}={n}" for op, n in sorted(row["by_operation"].items())))
         finally:
-            server.terminate()
-            server.wait(timeout=10)
+            server.stop()
     return 0
 
 

@@ -4,19 +4,11 @@ import json
 
 import pytest
 
+from tests.harness.flow import AVRO_BASE
 from tests.integration.conftest import SECRET, settle, wait_for_check
 
 _names = itertools.count()
 
-AVRO_BASE = """{
-  "type": "record",
-  "name": "UserEvent",
-  "fields": [
-    {"name": "id", "type": "string"},
-    {"name": "email", "type": "string"}
-  ]
-}
-"""
 PROTO_BASE = """syntax = "proto3";
 
 package acme.v1;

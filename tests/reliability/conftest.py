@@ -6,7 +6,7 @@ import pytest
 from tests.github_emulator import GitHubEmulator
 from tests.github_emulator.fixtures import assert_clean
 
-from .server import app_env, gunicorn
+from tests.harness.server import app_env, gunicorn
 
 
 @pytest.fixture(scope="module")

@@ -4,9 +4,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from .flow import (AVRO_FIXED, comments, completed_run, deliver, open_pull, reviews, runs, settle,
+from tests.harness.flow import (AVRO_FIXED, comments, completed_run, deliver, open_pull, reviews, runs, settle,
                    wait_for)
-from .server import app_env, gunicorn
+from tests.harness.server import app_env, gunicorn
 
 FILES = r"/pulls/\d+/files$"
 REVIEWS = r"/pulls/\d+/reviews$"

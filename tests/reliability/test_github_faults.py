@@ -1,7 +1,7 @@
 """GitHub misbehaves (5xx bursts, rate limits, slowness, a token revoked mid-job): one verdict anyway."""
 import time
 
-from .flow import (comments, completed_run, deliver, open_pull, reviews, runs, settle, wait_for)
+from tests.harness.flow import (comments, completed_run, deliver, open_pull, reviews, runs, settle, wait_for)
 
 FILES = r"/pulls/\d+/files$"
 CHECK_RUNS = r"/check-runs$"

@@ -6,7 +6,7 @@ import rules
 from rules import Format, SchemaError, Source
 from rules.limits import MAX_SCHEMA_BYTES
 
-from .flow import AVRO_BASE, completed_run, deliver, runs, settle
+from tests.harness.flow import AVRO_BASE, completed_run, deliver, runs, settle
 
 
 def test_a_schema_over_the_size_limit_gets_a_neutral_explanation(github, app_url):

@@ -1,8 +1,8 @@
 """REDIS_URL: the web process only records and enqueues; `python -m bot.worker` processes run jobs."""
 import pytest
 
-from .flow import comments, completed_run, deliver, open_pull, reviews, runs, settle, wait_for
-from .server import app_env, gunicorn, redis_server, worker
+from tests.harness.flow import comments, completed_run, deliver, open_pull, reviews, runs, settle, wait_for
+from tests.harness.server import app_env, gunicorn, redis_server, worker
 
 FILES = r"/pulls/\d+/files$"
 
