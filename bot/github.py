@@ -10,7 +10,7 @@ from typing import Callable, Iterable
 
 from urllib.parse import quote
 
-from github import Auth, BadCredentialsException, Github, GithubException, GithubIntegration
+from github import Auth, BadCredentialsException, Github, GithubException
 
 from rules.limits import MAX_SCHEMA_BYTES
 
@@ -71,7 +71,7 @@ class GitHubApp:
     def _client(self, auth) -> Github:
         return Github(auth=auth, base_url=self._base_url, timeout=self._timeout, retry=self._retry,
                       seconds_between_requests=None, seconds_between_writes=None,
-                    per_page=100)  # GitHub's maximum: a 120-file pull request is two pages, not four
+                      per_page=100)  # GitHub's maximum: a 120-file pull request is two pages, not four
 
     def app_requester(self):
         """A requester authenticated as the App itself (JWT), for the App's own endpoints."""
@@ -81,7 +81,7 @@ class GitHubApp:
         """The App's own login ("slug[bot]"), to tell its comments from look-alikes."""
         with self._lock:
             if self._login is None:
-                app = GithubIntegration(auth=self._auth, base_url=self._base_url).get_app()
+                app = self._client(self._auth).get_app()  # GET /app as the App, with the retry policy
                 self._login = f"{app.slug}[bot]"
             return self._login
 
