@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -53,6 +54,13 @@ def unfinished(queue_path: str | None, redis_url: str | None) -> int:
     return sum(1 for _guid, entry in Ledger(make_huey(runtime)).entries() if entry["state"] != "done")
 
 
+def _pin(pid: int, *, core: int) -> None:
+    """Every thread of a process and of its children onto one core, so the App's share is known."""
+    children = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
+    for each in [str(pid), *children]:
+        subprocess.run(["taskset", "-a", "-cp", str(core), each], check=True, capture_output=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rate", type=float, default=200)
@@ -60,6 +68,8 @@ def main() -> int:
     parser.add_argument("--pulls", type=int, default=100)
     parser.add_argument("--workers", type=int, default=8, help="queue worker threads")
     parser.add_argument("--redis", action="store_true", help="Redis queue and two bot.worker processes")
+    parser.add_argument("--pin", action="store_true",
+                        help="give the App core 0 and the emulator and sender core 1 (Linux taskset)")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="schema-review-load-"))
     processes = []
@@ -76,6 +86,11 @@ def main() -> int:
         processes.append(app)
         if args.redis:
             processes += [worker(env, folder / f"worker-{i}.log") for i in range(2)]
+        if args.pin:
+            _pin(app.popen.pid, core=0)
+            _pin(os.getpid(), core=1)  # the emulator's threads, and the sender started below
+            for each in processes[2 if args.redis else 1:]:
+                _pin(each.popen.pid, core=1)  # Redis mode: the bot.worker processes
         payloads = folder / "payloads.jsonl"
         with payloads.open("w") as out:
             for pull in pulls:
