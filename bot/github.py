@@ -138,8 +138,6 @@ class RepoClient:
     def pull(self, number: int):
         return self._repo.get_pull(number)
 
-    def default_branch(self) -> str:
-        return self._repo.default_branch
 
     @_operation("changed_files", reads=True)
     def changed_files(self, pull) -> list:

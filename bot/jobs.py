@@ -5,7 +5,6 @@ import contextlib
 import contextvars
 import enum
 import logging
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
@@ -75,23 +74,3 @@ def checkpoint() -> None:
     still_wanted = _still_wanted.get()
     if still_wanted is not None and not still_wanted():
         raise Superseded("a newer push superseded this review")
-
-
-class ThreadDispatcher:
-    """Runs jobs on a small thread pool, nothing kept on disk: for tests and one-off local runs."""
-
-    def __init__(self, handle: Callable[[Job], None], *, workers: int = 4):
-        self._handle = handle
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="schema-review")
-
-    def submit(self, job: Job) -> Future:
-        return self._pool.submit(self._run, job)
-
-    def _run(self, job: Job) -> None:
-        try:
-            self._handle(job)
-        except Exception:  # contained: one bad job must not take the worker down
-            log.exception("job failed", extra={"delivery": job.delivery_id, "repository": job.repository})
-
-    def shutdown(self) -> None:
-        self._pool.shutdown(wait=True)

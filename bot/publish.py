@@ -7,7 +7,7 @@ from github import GithubException
 
 from .fingerprint import found_in
 from .render.model import FileComment, InlineComment
-from .review import ReviewResult, new_comments
+from .review import ReviewResult, new_comments, stale_fingerprints
 
 log = logging.getLogger("schema_review.publish")
 
@@ -17,11 +17,11 @@ REVIEW_BODY = "schema-review found {count} new issue(s) in this push; the `schem
 UNPLACEABLE = "\n\n<details><summary>Comments GitHub would not place inline</summary>\n\n{bodies}\n</details>"
 
 
-def publish_comments(repo, pull, result: ReviewResult, *, head_sha: str) -> None:
+def publish_comments(repo, pull, result: ReviewResult, *, head_sha: str, bot_login: str) -> None:
     """One review per head with the new inline comments; stale ones minimized, then marked."""
-    # Only the App's own comments count: anyone can paste a marker into theirs.
+    # Only the App's own comments count: anyone (another App too) can paste a marker into theirs.
     ours = [c for c in pull.get_review_comments()
-            if found_in(c.body) and c.user is not None and c.user.type == "Bot"]
+            if found_in(c.body) and c.user is not None and c.user.login == bot_login]
     active = {found_in(c.body): c for c in ours if RESOLVED_MARKER not in (c.body or "")}
     fresh = new_comments(result, active)
     inline = [c for c in fresh if isinstance(c, InlineComment)]
@@ -29,10 +29,10 @@ def publish_comments(repo, pull, result: ReviewResult, *, head_sha: str) -> None
         _create_review(repo, pull, head_sha, inline)
     for comment in (c for c in fresh if isinstance(c, FileComment)):
         repo.create_file_comment(pull, head_sha=head_sha, path=comment.path, body=comment.body)
-    for fingerprint, comment in active.items():
-        if fingerprint not in result.fingerprints:
-            repo.minimize(comment.node_id)
-            comment.edit(comment.body + RESOLVED_NOTE.format(sha=head_sha[:7]))
+    for fingerprint in stale_fingerprints(result, active):
+        comment = active[fingerprint]
+        repo.minimize(comment.node_id)
+        comment.edit(comment.body + RESOLVED_NOTE.format(sha=head_sha[:7]))
 
 
 def _create_review(repo, pull, head_sha: str, inline: list[InlineComment]) -> None:

@@ -109,7 +109,7 @@ def _review(github, repo, run, target: Target, *, now) -> str:
     repo.complete_check_run(run, conclusion=conclusion.value, title=title, summary=summary,
                             text=result.text or None, annotations=list(result.annotations),
                             actions=[OVERRIDE_ACTION] if conclusion is Conclusion.FAILURE else [])
-    publish_comments(repo, pull, result, head_sha=target.head_sha)
+    publish_comments(repo, pull, result, head_sha=target.head_sha, bot_login=github.bot_login())
     return conclusion.value
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import enum
-from typing import Iterator, Sequence, TypeVar
+from typing import Sequence
 
 from rules import Finding, Format, Severity, Side
 
@@ -10,7 +10,6 @@ from . import comments
 from .markdown import cell, code, fit
 from .model import FileReview
 
-T = TypeVar("T")
 
 NO_FILES = "No schema files changed"
 NOTHING_FOUND = "No breaking changes"
@@ -31,7 +30,6 @@ REMOVED_FROM = "Removed from line {line} of the base version. "
 FORMAT_NAMES = {Format.AVRO: "Avro", Format.PROTOBUF: "Protobuf", Format.JSONSCHEMA: "JSON Schema"}
 MAX_ANNOTATION_TITLE = 255
 MAX_ANNOTATION_TEXT = 64 * 1024
-ANNOTATIONS_PER_REQUEST = 50  # the Checks API takes at most 50 annotations per request
 
 
 class AnnotationLevel(enum.StrEnum):
@@ -104,9 +102,6 @@ def annotations(files: Sequence[FileReview]) -> list[dict]:
     return out
 
 
-def batches(items: Sequence[T], size: int = ANNOTATIONS_PER_REQUEST) -> Iterator[list[T]]:
-    for start in range(0, len(items), size):
-        yield list(items[start:start + size])
 
 
 def _annotation(file: FileReview, finding: Finding) -> dict:

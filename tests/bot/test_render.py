@@ -188,8 +188,3 @@ def test_annotations_levels_titles_and_removed_lines():
     assert len(notes[1]["title"]) == 255
     assert notes[2]["message"].startswith("Removed from line 5 of the base version. ")
     assert all(set(a) >= {"path", "start_line", "end_line", "annotation_level", "message"} for a in notes)
-
-
-def test_batches_of_fifty():
-    assert [len(b) for b in check_run.batches(list(range(120)))] == [50, 50, 20]
-    assert list(check_run.batches([])) == []

@@ -106,23 +106,6 @@ def test_unknown_route_answers_json(client):
     assert response.status_code == 404 and "error" in response.get_json()
 
 
-def test_a_raising_handler_does_not_fail_the_delivery_or_the_worker():
-    from bot.jobs import ThreadDispatcher
-    calls = []
-
-    def handle(job):
-        calls.append(job.delivery_id)
-        raise RuntimeError("boom")
-
-    dispatcher = ThreadDispatcher(handle, workers=1)
-    settings = Settings(app_id="1", private_key="k", webhook_secret=SECRET)
-    client = create_app(settings, dispatcher=dispatcher).test_client()
-    for _ in range(2):
-        assert deliver(client, "pull_request", webhook_example("pull_request.opened")).status_code == 202
-    dispatcher.shutdown()
-    assert calls == ["d-1", "d-1"]
-
-
 def queue_client(tmp_path, handled):
     """The app with the real durable queue (SQLite in tmp_path), its workers not started."""
     from bot.queue import QueueDispatcher
