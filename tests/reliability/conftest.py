@@ -3,31 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.github_emulator import GitHubEmulator
-from tests.github_emulator.fixtures import assert_clean
-
-from tests.harness.server import app_env, gunicorn
+from tests.harness.fixtures import app_process, emulator, github  # noqa: F401 (fixtures)
 
 
 @pytest.fixture(scope="module")
-def emulator(tmp_path_factory):
-    with GitHubEmulator(tmp_path_factory.mktemp("github")) as github:
-        yield github
-
-
-@pytest.fixture(scope="module")
-def app_url(emulator, tmp_path_factory):
-    folder = tmp_path_factory.mktemp("app")
-    process, url = gunicorn(app_env(emulator, folder), folder / "gunicorn.log")
-    yield url
-    process.stop()
-
-
-@pytest.fixture
-def github(emulator):
-    """The shared emulator, its faults cleared and its requests checked after each test."""
-    emulator.clear_calls()
-    emulator.clear_faults()
-    yield emulator
-    emulator.clear_faults()
-    assert_clean(emulator)
+def app_url(app_process):  # noqa: F811
+    return app_process[1]
