@@ -6,7 +6,6 @@ import json
 import sys
 from typing import Sequence
 
-from .docs import DOCS_PATH, render
 from .engine import check
 from .model import Format, Mode, Options, Policy, Report, SchemaError
 from .sources import read
@@ -32,7 +31,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--policy", choices=[p.value for p in Policy], default=Policy.LENIENT.value,
                      help="JSON Schema only: strict (Confluent) or lenient (default)")
     docs = commands.add_parser("docs", help="render the rules reference")
-    docs.add_argument("--output", default=str(DOCS_PATH), help="file to write, - for stdout")
+    # No default here: main fills in docs/rules.md, so `check` never imports the renderer.
+    docs.add_argument("--output", help="file to write, - for stdout")
     return parser
 
 
@@ -75,11 +75,14 @@ def _check(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "docs":
+        from .docs import DOCS_PATH, render  # only this command needs the renderer
+
+        output = str(DOCS_PATH) if args.output is None else args.output
         text = render()
-        if args.output == "-":
+        if output == "-":
             sys.stdout.write(text)
         else:
-            with open(args.output, "w", encoding="utf-8") as handle:
+            with open(output, "w", encoding="utf-8") as handle:
                 handle.write(text)
         return 0
     return _check(args)

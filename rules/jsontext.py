@@ -1,18 +1,23 @@
 """JSON text to Python values whose objects know the lines they and their keys start on."""
 from __future__ import annotations
 
-import bisect
 import json
 import re
+from itertools import accumulate
 
 from .limits import MAX_JSON_DEPTH
 from .model import SchemaError
 
-# Runs to the next bracket outside a string (possessive: no backtracking on any input).
-_BRACKET = re.compile(r'(?:[^"{}\[\]]++|"(?:[^"\\]++|\\.)*+")*+([{}\[\]])', re.DOTALL)
+# Text without brackets, skipping strings (possessive: no backtracking on any input).
+_FLAT = r'[^"{}\[\]]*+(?:"[^"\\]*+(?:\\.[^"\\]*+)*+"[^"{}\[\]]*+)*+'
+# Runs to the next bracket outside a string; an object or array with no brackets inside is
+# taken whole. The kind is the group number: this scan is most of a big file's cost.
+_BRACKET = re.compile(_FLAT + r'(?:(\{' + _FLAT + r'\})|(\{)|(\[' + _FLAT + r'\])|(\[)|[}\]])',
+                      re.DOTALL)
+_FLAT_OBJECT, _OPEN_OBJECT, _FLAT_ARRAY, _OPEN_ARRAY = 1, 2, 3, 4
 # A JSON string, optionally a key (followed by a colon), or a bracket.
 _TOKEN = re.compile(r'"((?:[^"\\]++|\\.)*+)"(\s*+:)?|[{}\[\]]', re.DOTALL)
-_NEWLINE = re.compile(r"\n")
+_LINE_BLOCK = 4096  # characters per block of the line index
 _ANY_BRACKET = re.compile(r"[{}\[\]]")
 _COLON = re.compile(r"\s*:")
 
@@ -20,15 +25,21 @@ _COLON = re.compile(r"\s*:")
 class _Document:
     """The text behind the objects; line numbers are worked out only when somebody asks."""
 
-    __slots__ = ("text", "_starts")
+    __slots__ = ("text", "_blocks")
 
     def __init__(self, text: str):
-        self.text, self._starts = text, None
+        self.text, self._blocks = text, None
 
     def line(self, offset: int) -> int:
-        if self._starts is None:
-            self._starts = [m.end() for m in _NEWLINE.finditer(self.text)]
-        return bisect.bisect_right(self._starts, offset) + 1
+        # Newlines are counted per block once, then within one block per question: cheaper than
+        # indexing every line of a big file when only a few hundred lines are ever asked for.
+        text = self.text
+        if self._blocks is None:
+            self._blocks = list(accumulate(text.count("\n", start, start + _LINE_BLOCK)
+                                           for start in range(0, len(text), _LINE_BLOCK)))
+        block = offset // _LINE_BLOCK
+        before = self._blocks[block - 1] if block else 0
+        return before + text.count("\n", block * _LINE_BLOCK, offset) + 1
 
     def key_offsets(self, start: int, end: int):
         """(key, offset) of the keys directly inside the object spanning start..end."""
@@ -84,19 +95,25 @@ class LineDict(dict):
 
 def _spans(text: str, file: str, document: _Document) -> list[tuple[int, int]]:
     """(start, end) offsets of every object, in the order the objects close."""
-    stack: list[tuple[int, bool]] = []
+    stack: list[int] = []  # where each open object starts; -1 for an open array
     closed: list[tuple[int, int]] = []
+    push, pop, close = stack.append, stack.pop, closed.append
     for token in _BRACKET.finditer(text):
-        at = token.start(1)
-        char = text[at]
-        if char in "{[":
-            if len(stack) >= MAX_JSON_DEPTH:
-                raise SchemaError(file, document.line(at), f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
-            stack.append((at, char == "{"))
-        else:
-            start, is_object = stack.pop()
-            if is_object:
-                closed.append((start, at))
+        kind = token.lastindex
+        if kind is None:  # a closing bracket
+            start = pop()
+            if start >= 0:
+                close((start, token.end() - 1))
+            continue
+        if len(stack) >= MAX_JSON_DEPTH:
+            at = token.start(kind)
+            raise SchemaError(file, document.line(at), f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
+        if kind == _FLAT_OBJECT:
+            close((token.start(kind), token.end() - 1))
+        elif kind == _OPEN_OBJECT:
+            push(token.start(kind))
+        elif kind == _OPEN_ARRAY:
+            push(-1)
     return closed
 
 
@@ -118,6 +135,10 @@ def loads(text: str, file: str) -> object:
         # malformed part and raises with the line.
         _spans(text, file, _Document(text))
         raise SchemaError(file, None, f"JSON nested deeper than {MAX_JSON_DEPTH} levels") from None
+    if not isinstance(value, (dict, list)):
+        # A bare string, number or literal nests nothing; the scan would restart inside a string
+        # like "a}" and take its bracket for a real one.
+        return value
     # Only valid JSON is scanned, so every string is terminated and the scan is linear.
     document = _Document(text)
     for obj, (start, end) in zip(made, _spans(text, file, document)):

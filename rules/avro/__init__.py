@@ -19,6 +19,7 @@ from . import (decimal_changed, enum_symbol_added, enum_symbol_removed,
                named_type_renamed_with_alias, named_type_renamed_without_alias,
                nullable_made_non_nullable, type_changed, type_promoted, union_branch_added,
                union_branch_removed)
+from .gc_pause import gc_paused
 from .pairs import Context, walk
 from .parse import parse
 from .schema import Parsed
@@ -48,6 +49,11 @@ __all__ = ["RULES", "parse", "compare"]
 
 def compare(old: Parsed, new: Parsed, options: Options) -> Iterable[Finding]:
     """Every rule's findings for one old/new pair; each rule sees only the pairs it inspects."""
+    with gc_paused():
+        return list(_findings(old, new))
+
+
+def _findings(old: Parsed, new: Parsed) -> Iterable[Finding]:
     checks = defaultdict(list)
     for rule in RULES:
         checks[rule.PAIR].append(rule)

@@ -37,7 +37,8 @@ class Builder:
     def __init__(self, file: str):
         self.file = file
         self.named: dict[str, Named] = {}
-        self.fields: list[Field] = []  # every field, for default checks once all types exist
+        self.defaulted: list[Field] = []  # fields with a default, checked once all types exist
+        self.names_ok: set[str] = set()
 
     def fail(self, line: int | None, problem: str):
         raise SchemaError(self.file, line, problem)
@@ -130,24 +131,38 @@ class Builder:
         fields = self.require(obj, "fields", f'record "{record.name}"')
         if not isinstance(fields, list):
             self.fail(obj.key_line("fields"), NOT_LIST.format(key="fields", what=record.name))
-        names = set()
+        # The hot loop of a big schema: lines are looked up only on failure, names checked once.
+        names, made, names_ok = set(), record.fields, self.names_ok
         for index, node in enumerate(fields):
             if not isinstance(node, dict):
                 self.fail(obj.key_line("fields"), NOT_A_TYPE.format(value=_short(node)))
-            name = self.require(node, "name", "field")
-            if not isinstance(name, str) or not NAME.match(name):
+            if "name" not in node:
+                self.fail(node.line, MISSING.format(what="field", key="name"))
+            name = node["name"]
+            if not (isinstance(name, str) and (name in names_ok or self.valid_name(name))):
                 self.fail(node.key_line("name"), BAD_NAME.format(name=_short(name)))
             if name in names:
                 self.fail(node.line, DUPLICATE_FIELD.format(record=record.name, name=name))
             names.add(name)
-            type_line = node.key_line("type")
-            what = f'field "{name}"'
-            schema = self.type(self.require(node, "type", what), record.namespace, type_line)
-            aliases = tuple(self.strings(node, "aliases", what)) if "aliases" in node else ()
-            made = Field(name=name, type=schema, index=index, line=node.line, type_line=type_line,
-                         node=node, default=node.get("default", NO_DEFAULT), aliases=aliases)
-            record.fields.append(made)
-            self.fields.append(made)
+            if "type" not in node:
+                self.fail(node.line, MISSING.format(what=f'field "{name}"', key="type"))
+            value = node["type"]
+            schema = SHARED_PRIMITIVES.get(value) if isinstance(value, str) else None
+            if schema is None:
+                schema = self.type(value, record.namespace, node.key_line("type"))
+            aliases = (tuple(self.strings(node, "aliases", f'field "{name}"'))
+                       if "aliases" in node else ())
+            default = node.get("default", NO_DEFAULT)
+            made.append(Field(name, schema, index, node, default, aliases))
+            if default is not NO_DEFAULT:
+                self.defaulted.append(made[-1])
+
+    def valid_name(self, name: str) -> bool:
+        """NAME.match, remembered: field names repeat across records."""
+        if not NAME.match(name):
+            return False
+        self.names_ok.add(name)
+        return True
 
     def fill_enum(self, enum: Enum, obj: dict) -> None:
         symbols = self.strings(obj, "symbols", f'enum "{enum.name}"')

@@ -18,18 +18,20 @@ class Link(str, enum.Enum):
 
 def match(old: Record, new: Record) -> list[tuple[Field | None, Field | None, Link | None]]:
     """(old, new, link) for every field; old=None: added, new=None: removed."""
+    if [f.name for f in old.fields] == [f.name for f in new.fields]:
+        return [(o, n, Link.NAME) for o, n in zip(old.fields, new.fields)]  # the common case
     old_left = {f.name: f for f in old.fields}
     found: dict[str, tuple[Field, Link]] = {}
     for field in new.fields:
         if field.name in old_left:
             found[field.name] = (old_left.pop(field.name), Link.NAME)
     for field in new.fields:
-        alias = next((a for a in field.aliases if a in old_left), None)
+        alias = field.aliases and next((a for a in field.aliases if a in old_left), None)
         if field.name not in found and alias:
             found[field.name] = (old_left.pop(alias), Link.NEW_ALIAS)
     new_left = {f.name: f for f in new.fields if f.name not in found}
     for field in list(old_left.values()):
-        alias = next((a for a in field.aliases if a in new_left), None)
+        alias = field.aliases and next((a for a in field.aliases if a in new_left), None)
         if alias:
             found[new_left.pop(alias).name] = (old_left.pop(field.name), Link.OLD_ALIAS)
     for old_field, new_field in _guess_renames(list(old_left.values()), list(new_left.values())):

@@ -2,67 +2,76 @@
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from operator import attrgetter, is_
 from typing import Iterator
 
 from ..model import BOTH_DIRECTIONS, Direction
+from .build import SHARED_PRIMITIVES
 from .fields import Link, match
 from .resolution import pair_branches, related
 from .schema import Array, Field, Map, Named, Parsed, Record, Type, Union, branches
 
 ROOT = "$"  # the path of an unnamed top-level schema (a primitive, array, map or union)
 ROOT_LINE = 1  # where a top-level type written as a bare string sits
+# Primitives named by a string are one object per kind; the only types both versions share.
+_SHARED = frozenset(SHARED_PRIMITIVES.values())
+_NAME, _TYPE = attrgetter("name"), attrgetter("type")
 
 
-@dataclass(frozen=True)
+# The pairs are plain slotted classes, not frozen dataclasses: building those classes costs a
+# whole-process run more than all the pairs a 10,000-field schema yields. Rules only read them.
 class TypePair:
-    """Two types at the same position; named types are paired once, at their definitions."""
+    """Two types at the same position; named types are paired once, at their definitions.
 
-    old: Type
-    new: Type
-    path: str
-    line: int  # in NEW
-    old_line: int
-    at: str = ""  # the position without a union-branch suffix, for messages
-    # Directions in which a reader resolves this position against the other version: both,
-    # except below a field linked only by an alias, which only one side's readers know.
-    directions: frozenset[Direction] = BOTH_DIRECTIONS
+    `line` is in NEW; `at` is the position without a union-branch suffix, for messages;
+    `directions` are those in which a reader resolves this position against the other version:
+    both, except below a field linked only by an alias, which only one side's readers know.
+    """
+
+    __slots__ = ("old", "new", "path", "line", "old_line", "at", "directions")
+
+    def __init__(self, old: Type, new: Type, path: str, line: int, old_line: int, at: str = "",
+                 directions: frozenset[Direction] = BOTH_DIRECTIONS):
+        self.old, self.new, self.path, self.line, self.old_line = old, new, path, line, old_line
+        self.at, self.directions = at, directions
 
 
-@dataclass(frozen=True)
 class FieldPair:
     """A renamed field, or one in only one version: old=None added, new=None removed.
 
-    Fields kept under the same name are not yielded as pairs; their types are.
+    Fields kept under the same name are not yielded as pairs; their types are. `path` is
+    Record.field, with the new name when the field exists in NEW.
     """
 
-    old: Field | None
-    new: Field | None
-    path: str  # Record.field, with the new name when the field exists in NEW
-    old_path: str
-    link: Link | None
+    __slots__ = ("old", "new", "path", "old_path", "link")
+
+    def __init__(self, old: Field | None, new: Field | None, path: str, old_path: str,
+                 link: Link | None):
+        self.old, self.new, self.path, self.old_path, self.link = old, new, path, old_path, link
 
 
-@dataclass(frozen=True)
 class BranchPair:
-    """A union branch present on one side only; the other side's branches come along."""
+    """A union branch present on one side only; the other side's branches come along.
 
-    old: Type | None
-    new: Type | None
-    old_branches: tuple[Type, ...]
-    new_branches: tuple[Type, ...]
-    at: str  # the union's position
-    path: str  # the position and the branch: Record.field<int>
-    line: int
-    directions: frozenset[Direction] = BOTH_DIRECTIONS
+    `at` is the union's position, `path` the position and the branch: Record.field<int>.
+    """
+
+    __slots__ = ("old", "new", "old_branches", "new_branches", "at", "path", "line", "directions")
+
+    def __init__(self, old: Type | None, new: Type | None, old_branches: tuple[Type, ...],
+                 new_branches: tuple[Type, ...], at: str, path: str, line: int,
+                 directions: frozenset[Direction] = BOTH_DIRECTIONS):
+        self.old, self.new, self.at, self.path, self.line = old, new, at, path, line
+        self.old_branches, self.new_branches, self.directions = old_branches, new_branches, directions
 
 
-@dataclass(frozen=True)
 class Context:
     """What rules may consult besides the pair: both parsed versions (the new one's text)."""
 
-    old: Parsed
-    new: Parsed
+    __slots__ = ("old", "new")
+
+    def __init__(self, old: Parsed, new: Parsed):
+        self.old, self.new = old, new
 
 
 def walk(old: Type, new: Type) -> Iterator[TypePair | FieldPair | BranchPair]:
@@ -121,7 +130,11 @@ class _Walker:
                              line, directions)
 
     def fields(self, old: Record, new: Record):
+        if _unchanged(old.fields, new.fields):
+            return  # most records of a big schema: the per-field loop below would find nothing
         for old_field, new_field, link in match(old, new):
+            if link is Link.NAME and old_field.type in _SHARED and old_field.type is new_field.type:
+                continue  # the same primitive under the same name: nothing to compare
             old_path = f"{old.display}.{old_field.name}" if old_field else ""
             path = f"{new.display}.{new_field.name}" if new_field else old_path
             if link is not Link.NAME:  # an unchanged name has nothing to report by itself
@@ -130,6 +143,13 @@ class _Walker:
             if directions:
                 yield from self.types(old_field.type, new_field.type, path,
                                       new_field.type_line, old_field.type_line, directions)
+
+
+def _unchanged(old: list[Field], new: list[Field]) -> bool:
+    """The same names in the same order, each with the very same (shared) primitive type."""
+    types = list(map(_TYPE, new))
+    return (len(old) == len(new) and list(map(_NAME, old)) == list(map(_NAME, new))
+            and all(map(_SHARED.__contains__, types)) and all(map(is_, map(_TYPE, old), types)))
 
 
 def _differs(old: Type, new: Type) -> bool:

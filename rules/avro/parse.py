@@ -7,6 +7,7 @@ from .. import jsontext
 from ..model import SchemaError, Source
 from . import defaults
 from .build import Builder
+from .gc_pause import gc_paused
 from .schema import Parsed
 
 BAD_DEFAULT = 'default of field "{field}" is not a valid {type} value: {value}'
@@ -16,18 +17,22 @@ ROOT_LINE = 1
 
 def parse(source: Source) -> Parsed:
     """Parse one version; raise SchemaError (file, line when known, problem) if it is unusable."""
+    with gc_paused():
+        return _parse(source)
+
+
+def _parse(source: Source) -> Parsed:
     document = jsontext.loads(source.text, source.path)
     builder = Builder(source.path)
     line = document.line if isinstance(document, dict) else ROOT_LINE
     root = builder.type(document, "", line)
     builder.finish()
-    for field in builder.fields:
-        if field.has_default and not defaults.valid(field.type, field.default):
+    for field in builder.defaulted:
+        if not defaults.valid(field.type, field.default):
             raise SchemaError(source.path, field.node.key_line("default"), BAD_DEFAULT.format(
                 field=field.name, type=field.type.label, value=_short(field.default)))
     _fastavro_accepts(document, source.path)
-    return Parsed(path=source.path, root=root, named=builder.named,
-                  lines=source.text.splitlines())
+    return Parsed(path=source.path, root=root, named=builder.named, text=source.text)
 
 
 def _fastavro_accepts(document, file: str) -> None:

@@ -49,16 +49,26 @@ class Named(Type):
         return self.display or self.name
 
 
-@dataclass(eq=False, kw_only=True)
 class Field:
-    name: str
-    type: Type
-    index: int
-    line: int
-    type_line: int
-    node: dict  # the field's JSON object (a jsontext.LineDict)
-    default: object = NO_DEFAULT
-    aliases: tuple[str, ...] = ()
+    """A record field; its lines are read from its JSON object only when something asks."""
+
+    __slots__ = ("name", "type", "index", "node", "default", "aliases")
+
+    def __init__(self, name: str, type: Type, index: int, node: dict,
+                 default: object = NO_DEFAULT, aliases: tuple[str, ...] = ()):
+        self.name, self.type, self.index, self.node = name, type, index, node  # node: a LineDict
+        self.default, self.aliases = default, aliases
+
+    def __repr__(self) -> str:
+        return f"Field(name={self.name!r}, type={self.type.kind!r}, index={self.index})"
+
+    @property
+    def line(self) -> int:
+        return self.node.line
+
+    @property
+    def type_line(self) -> int:
+        return self.node.key_line("type")
 
     @property
     def has_default(self) -> bool:
@@ -104,14 +114,20 @@ class Union(Type):
     branches: tuple[Type, ...] = ()
 
 
-@dataclass(frozen=True)
 class Parsed:
     """One parsed version: the root type, its named types, and the text lines for suggestions."""
 
-    path: str
-    root: Type
-    named: dict[str, Named]
-    lines: list[str]
+    __slots__ = ("path", "root", "named", "text", "_lines")
+
+    def __init__(self, path: str, root: Type, named: dict[str, Named], text: str):
+        self.path, self.root, self.named, self.text, self._lines = path, root, named, text, None
+
+    @property
+    def lines(self) -> list[str]:
+        # Split only when a suggestion needs them: an old version never does.
+        if self._lines is None:
+            self._lines = self.text.splitlines()
+        return self._lines
 
 
 def branches(schema: Type) -> tuple[Type, ...]:

@@ -1,0 +1,55 @@
+"""JSON with lines: every object knows its first and last line and the line of each key."""
+import pytest
+
+from rules.jsontext import loads
+from rules.limits import MAX_JSON_DEPTH
+from rules.model import SchemaError
+
+DOC = """{
+  "type": "record",
+  "doc": "brackets { [ in strings ] } and \\"escaped\\" quotes",
+  "fields": [
+    {"name": "a", "type": "int"},
+    {"name": "b",
+     "type": {"type": "map", "values": "string"}}
+  ],
+  "name": "E"
+}
+"""
+
+
+def test_objects_know_their_lines_and_their_keys_lines():
+    root = loads(DOC, "x.avsc")
+    assert (root.line, root.end_line) == (1, 10)
+    assert [root.key_line(k) for k in ("type", "doc", "fields", "name")] == [2, 3, 4, 9]
+    first, second = root["fields"]
+    assert (first.line, first.end_line, first.key_line("type")) == (5, 5, 5)
+    assert (second.line, second.end_line, second.key_line("type")) == (6, 7, 7)
+    assert second["type"].line == 7
+    assert root.key_line("missing") == root.line
+
+
+def test_a_key_behind_nested_values_is_found_at_its_own_level():
+    root = loads('{"a": {"name": 1},\n "b": [{"name": 2}],\n "name": 3}', "x.json")
+    assert root.key_line("name") == 3 and root["a"].key_line("name") == 1
+
+
+@pytest.mark.parametrize("text, expected", [
+    ('"a}"', "a}"),
+    ('["]", {"k": "{"}]', ["]", {"k": "{"}]),
+    ('{"a": "["}', {"a": "["}),
+])
+def test_brackets_inside_strings_are_text(text, expected):
+    assert loads(text, "x.json") == expected
+
+
+@pytest.mark.parametrize("text, line, problem", [
+    ('{\n  "a": }', 2, "invalid JSON"),
+    ("[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1), 1, "nested deeper"),
+    ("[" * 100_000, 1, "nested deeper"),
+    ('{"a": "unterminated' + "x" * 100_000, 1, "invalid JSON"),
+])
+def test_bad_json_is_a_schema_error_with_a_line(text, line, problem):
+    with pytest.raises(SchemaError) as error:
+        loads(text, "x.json")
+    assert error.value.line == line and problem in error.value.problem
