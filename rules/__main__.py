@@ -1,6 +1,16 @@
 """Entry point for `python -m rules`."""
+import gc
+import os
 import sys
 
-from .cli import main
+# A one-shot process: the collector cannot free anything that exit would not, so it only costs.
+gc.disable()
 
-sys.exit(main())
+from .cli import main  # noqa: E402
+
+code = main()
+# Skip the interpreter's teardown of every module and object (about 10 ms on a large schema):
+# nothing is left to flush but the standard streams.
+sys.stdout.flush()
+sys.stderr.flush()
+os._exit(code)
