@@ -1,6 +1,8 @@
 """Start and kill the real App (gunicorn, bot.worker, redis-server) as tests need them."""
 from __future__ import annotations
 
+import atexit
+import ctypes
 import os
 import shutil
 import signal
@@ -33,6 +35,29 @@ def app_env(emulator, folder: Path, **extra: str) -> dict:
             "QUEUE_PATH": str(folder / "queue.db"), **FAST, **extra}
 
 
+PR_SET_PDEATHSIG = 1
+_started: list["Process"] = []
+
+
+def _die_with_parent() -> None:
+    """In the child: SIGTERM when the test process dies, however it dies (Linux)."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass
+
+
+@atexit.register
+def _stop_leftovers() -> None:
+    """A fixture that failed half-way must not leave a gunicorn or a redis-server running."""
+    for process in _started:
+        if process.popen.poll() is None:
+            try:
+                os.killpg(process.popen.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
 class Process:
     """A child in its own process group, so a kill takes gunicorn's workers with it."""
 
@@ -40,7 +65,8 @@ class Process:
         self.log = log
         self._out = open(log, "ab")
         self.popen = subprocess.Popen(args, cwd=REPO, env=env, stdout=self._out, stderr=self._out,
-                                      start_new_session=True)
+                                      start_new_session=True, preexec_fn=_die_with_parent)
+        _started.append(self)
 
     def kill(self) -> None:
         """SIGKILL: no graceful shutdown, no cleanup, as a crash or an OOM kill would do."""
