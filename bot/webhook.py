@@ -36,7 +36,7 @@ class Outcome(str, enum.Enum):
 
 
 def _error(status: int, message: str, outcome: Outcome):
-    DELIVERIES.inc(event=request.headers.get("X-GitHub-Event", "")[:40], outcome=outcome.value)
+    _count(request.headers.get("X-GitHub-Event", ""), outcome)
     return jsonify({"error": message}), status
 
 

@@ -17,7 +17,7 @@ def handle_action(job: Job, *, github) -> None:
         return  # nowhere to answer: a commit outside any pull request
     repo = github.repo(target.installation_id, target.repository)
     try:
-        policy = load_config(repo, target).override
+        policy = load_config(repo, target.default_branch).override
     except ConfigError:
         from ..config import Config
         policy = Config().override

@@ -36,8 +36,7 @@ def handle_command(job: Job, *, github, now=utc_now) -> None:
     repo = github.repo(payload["installation"]["id"], payload["repository"]["full_name"])
     default_branch = payload["repository"].get("default_branch") or "main"
     try:
-        config = load_config(repo, Target(payload["installation"]["id"], repo.full_name,
-                                          default_branch, "", number))
+        config = load_config(repo, default_branch)
     except ConfigError as error:
         repo.comment(number, CONFIG_BROKEN.format(user=user, error=error))
         return
@@ -62,6 +61,7 @@ def handle_command(job: Job, *, github, now=utc_now) -> None:
         return _answer(repo, number, comment["id"], THUMBS_DOWN, REFUSED.format(user=user, why=allowed.reason))
     record = Record(kind=RecordKind.REVOKE, user=user, at=now().strftime("%Y-%m-%d %H:%M UTC"),
                     comment=comment.get("html_url", ""))
+    prepared = None
     if command.kind is Kind.REVOKE:
         reply = REVOKED.format(user=user)
     else:
@@ -80,9 +80,10 @@ def handle_command(job: Job, *, github, now=utc_now) -> None:
                         reason=command.reason, scope=command.scope,
                         fingerprints=tuple(dict.fromkeys(fp for fp, _p, _f in chosen)))
         reply = ACCEPTED.format(user=user, what=what, reason=command.reason.replace("\n", "\n> "))
+        prepared = (pull, config, result)
     # The reply carries the record: it is the audit trail and the state the next review reads.
     _answer(repo, number, comment["id"], THUMBS_UP, reply + "\n\n" + record.marker())
-    review_head(github, target, now=now)
+    review_head(github, target, now=now, prepared=prepared)
 
 
 def _answer(repo, number: int, comment_id: int, reaction: str, reply: str) -> None:

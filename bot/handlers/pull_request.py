@@ -45,11 +45,17 @@ def handle_review(job: Job, *, github, now=utc_now) -> None:
                                 "duration_ms": round((time.monotonic() - started) * 1000)})
 
 
-def review_head(github, target: Target, *, now=utc_now) -> str:
-    """Put the head's schema-review check in progress and complete it with a verdict."""
+def review_head(github, target: Target, *, now=utc_now, prepared: tuple | None = None) -> str:
+    """Put the head's schema-review check in progress and complete it with a verdict.
+
+    `prepared` is (pull, config, result) when the caller has just reviewed this head itself
+    (a /schema-override command): the files are not fetched and checked a second time.
+    """
     repo = github.repo(target.installation_id, target.repository)
     run = repo.start_check_run(target.head_sha)
     try:
+        if prepared is not None:
+            return _conclude(github, repo, run, target, *prepared)
         return _review(github, repo, run, target, now=now)
     except Exception as error:
         if not is_final(error):
@@ -61,9 +67,9 @@ def review_head(github, target: Target, *, now=utc_now) -> str:
         raise
 
 
-def load_config(repo, target: Target) -> Config:
+def load_config(repo, default_branch: str) -> Config:
     """The default branch's config: a pull request must not relax its own gate. Raises ConfigError."""
-    return parse_config(repo.file_text(target.default_branch, CONFIG_PATH))
+    return parse_config(repo.file_text(default_branch, CONFIG_PATH))
 
 
 def evaluate(repo, pull, config: Config, *, head_sha: str, now=utc_now) -> ReviewResult:
@@ -94,7 +100,7 @@ def _review(github, repo, run, target: Target, *, now) -> str:
                                 summary=NO_PULL_SUMMARY, text=None, annotations=[])
         return Conclusion.NEUTRAL.value
     try:
-        config = load_config(repo, target)
+        config = load_config(repo, target.default_branch)
     except ConfigError as error:
         repo.complete_check_run(run, conclusion=Conclusion.FAILURE.value,
                                 title=CONFIG_INVALID.format(path=CONFIG_PATH), summary=f"`{error}`",
@@ -102,6 +108,11 @@ def _review(github, repo, run, target: Target, *, now) -> str:
         return Conclusion.FAILURE.value
     pull = repo.pull(target.pull_number)
     result = evaluate(repo, pull, config, head_sha=target.head_sha, now=now)
+    return _conclude(github, repo, run, target, pull, config, result)
+
+
+def _conclude(github, repo, run, target: Target, pull, config: Config, result: ReviewResult) -> str:
+    """Apply the overrides, complete the check run, and post what is new."""
     conclusion, title, summary = result.conclusion, result.title, result.summary
     if conclusion is Conclusion.FAILURE:  # only a failing verdict has anything to override
         overrides = current_overrides(github, repo, pull, config)
