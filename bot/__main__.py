@@ -20,8 +20,8 @@ DESCRIPTION = ("Review a local git change the way the schema-review App reviews 
                "and print what it would post. Without --repo, review the bundled example.")
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m bot", description=DESCRIPTION)
+def _parser(prog: str = "python -m bot") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION)
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("review", help="review a local change (default: the bundled example)",
                               description=DESCRIPTION)
@@ -34,8 +34,9 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None, *, now: datetime | None = None) -> int:
-    parser = _parser()
+def main(argv: Sequence[str] | None = None, *, now: datetime | None = None,
+         prog: str = "python -m bot") -> int:
+    parser = _parser(prog)
     args = parser.parse_args(argv)
     if args.repo is None and (args.base or args.head):
         parser.error(NEEDS_BOTH)

@@ -14,8 +14,8 @@ EXIT_USAGE = 2
 SUMMARY = "{verdict} ({mode}): {errors} error(s), {warnings} warning(s), {infos} info"
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m rules",
+def _parser(prog: str = "python -m rules") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog,
                                      description="Schema evolution checks for Avro, Protobuf and JSON Schema.")
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("check", help="compare NEW against OLD")
@@ -72,8 +72,8 @@ def _check(args: argparse.Namespace) -> int:
     return report.exit_code
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None, *, prog: str = "python -m rules") -> int:
+    args = _parser(prog).parse_args(argv)
     if args.command == "docs":
         from .docs import DOCS_PATH, render  # only this command needs the renderer
 

@@ -1,0 +1,29 @@
+"""The `schema-review` command: `check` and `docs` are the rule engine's, `review` the App's dry run."""
+from __future__ import annotations
+
+import sys
+from typing import Sequence
+
+USAGE = ("usage: schema-review {check,docs,review} ...\n"
+         "  check OLD NEW ...   compare two schema versions (see `schema-review check --help`)\n"
+         "  docs                render the rules reference\n"
+         "  review [--repo DIR --base REF --head REF]\n"
+         "                      review a local git change as the App reviews a pull request\n")
+RULE_COMMANDS = ("check", "docs")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in RULE_COMMANDS:
+        from rules.cli import main as rules_main
+        return rules_main(args, prog="schema-review")
+    if args and args[0] == "review":
+        from bot.__main__ import main as review_main
+        return review_main(args, prog="schema-review")
+    stream = sys.stdout if args[:1] in (["-h"], ["--help"]) else sys.stderr
+    stream.write(USAGE)
+    return 0 if stream is sys.stdout else 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
