@@ -2,22 +2,35 @@
 from __future__ import annotations
 
 import argparse
-import os
+import contextlib
+import functools
+import json
 import sys
 import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
+
+from rules import Severity
+from rules.output import Output
+from rules.output import render as render_output
 
 from .configfile import ConfigError
-from .local import LocalError, example_repo, review_repo
+from .local import LocalError, example_repo, review_repo, show, staged_commit
+from .render import terminal
 from .render.model import Conclusion
-from .render.terminal import render
+from .render.outcome import outcome
+from .render.review_json import to_json
+from .review import ReviewResult
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
-NEEDS_BOTH = "--base and --head go with --repo (without --repo the bundled example is reviewed)"
+FAIL_ON = ("error", "warning", "never")
+NEEDS_REPO = "--base, --head and --staged go with --repo (without --repo the bundled example is reviewed)"
+STAGED_OR_HEAD = "--staged reviews the index as the head; it cannot go with --head"
+SUMMARY_UNWRITABLE = "cannot write the summary to {path}: {problem}"
+SUMMARY = "## schema-review: {conclusion}\n\n**{title}**\n\n{summary}\n\n{text}\n"
 DESCRIPTION = ("Review a local git change the way the schema-review App reviews a pull request, "
-               "and print what it would post. Without --repo, review the bundled example.")
+               "and print what it found. Without --repo, review the bundled example.")
 
 
 def _parser(prog: str = "python -m bot") -> argparse.ArgumentParser:
@@ -28,8 +41,17 @@ def _parser(prog: str = "python -m bot") -> argparse.ArgumentParser:
     run.add_argument("--repo", type=Path, metavar="DIR", help="a git repository")
     run.add_argument("--base", metavar="REF", help="the pull request's base (default: main)")
     run.add_argument("--head", metavar="REF", help="the pull request's head (default: HEAD)")
+    run.add_argument("--staged", action="store_true",
+                     help="review the staged changes (the index) as the head, as a pre-commit hook")
     run.add_argument("--config", type=Path, metavar="FILE",
                      help="a schema-review.yml to use instead of the base's .github/schema-review.yml")
+    run.add_argument("--output", choices=[o.value for o in Output], default=Output.TEXT.value,
+                     help="text (default), json, github (workflow commands), junit or sarif")
+    run.add_argument("--summary-file", type=Path, metavar="FILE",
+                     help="append the App's check-run summary (Markdown) to FILE, "
+                          "e.g. $GITHUB_STEP_SUMMARY")
+    run.add_argument("--fail-on", choices=FAIL_ON, default="error",
+                     help="exit 1 on error-level findings (default), on warnings too, or never")
     run.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     return parser
 
@@ -38,28 +60,71 @@ def main(argv: Sequence[str] | None = None, *, now: datetime | None = None,
          prog: str = "python -m bot") -> int:
     parser = _parser(prog)
     args = parser.parse_args(argv)
-    if args.repo is None and (args.base or args.head):
-        parser.error(NEEDS_BOTH)
+    if args.repo is None and (args.base or args.head or args.staged):
+        parser.error(NEEDS_REPO)
+    if args.staged and args.head:
+        parser.error(STAGED_OR_HEAD)
     now = now or datetime.now(timezone.utc)
     try:
-        if args.repo is None:
-            with tempfile.TemporaryDirectory(prefix="schema-review-") as scratch:
-                repo, base, head = example_repo(Path(scratch))
-                result = review_repo(repo, base, head, config_file=args.config, now=now)
-        else:
-            result = review_repo(args.repo, args.base or "main", args.head or "HEAD",
-                                 config_file=args.config, now=now)
+        with _change(args) as (repo, base, head):
+            result = review_repo(repo, base, head, config_file=args.config, now=now)
+            text = _render(result, args, head_lines=_head_lines(repo, head))
+        if args.summary_file is not None:
+            _append_summary(args.summary_file, result)
     except (LocalError, ConfigError) as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    sys.stdout.write(render(result, colour=_colour(args.color)))
-    return EXIT_FAILURE if result.conclusion is Conclusion.FAILURE else EXIT_OK
+    sys.stdout.write(text)
+    return _exit_code(result, args.fail_on)
 
 
-def _colour(choice: str) -> bool:
-    if choice != "auto":
-        return choice == "always"
-    return sys.stdout.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+@contextlib.contextmanager
+def _change(args: argparse.Namespace) -> Iterator[tuple[Path, str, str]]:
+    """(repository, base, head): the bundled example in a scratch directory, or --repo's."""
+    if args.repo is None:
+        with tempfile.TemporaryDirectory(prefix="schema-review-") as scratch:
+            yield example_repo(Path(scratch))
+        return
+    head = staged_commit(args.repo) if args.staged else args.head or "HEAD"
+    yield args.repo, args.base or "main", head
+
+
+def _render(result: ReviewResult, args: argparse.Namespace, *, head_lines) -> str:
+    output = Output(args.output)
+    if output is Output.TEXT:
+        colour = terminal.use_colour(args.color, stream=sys.stdout)
+        return terminal.render(result, colour=colour, head_lines=head_lines)
+    if output is Output.JSON:
+        return json.dumps(to_json(result), indent=2) + "\n"
+    return render_output(output, outcome(result))
+
+
+def _head_lines(repo: Path, head: str):
+    @functools.cache
+    def lines(path: str) -> list[str] | None:
+        data = show(repo, head, path)
+        return None if data is None else data.decode("utf-8", "replace").split("\n")
+    return lines
+
+
+def _append_summary(path: Path, result: ReviewResult) -> None:
+    """The check run's title, summary and text as the App posts them (GitHub renders them)."""
+    text = SUMMARY.format(conclusion=result.conclusion.value, title=result.title,
+                          summary=result.summary, text=result.text)
+    try:
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as error:
+        raise LocalError(SUMMARY_UNWRITABLE.format(path=path, problem=error.strerror)) from None
+
+
+def _exit_code(result: ReviewResult, fail_on: str) -> int:
+    if fail_on == "never":
+        return EXIT_OK
+    warned = any(f.severity is Severity.WARNING for file in result.files for f in file.findings)
+    if result.conclusion is Conclusion.FAILURE or (fail_on == "warning" and warned):
+        return EXIT_FAILURE
+    return EXIT_OK
 
 
 if __name__ == "__main__":

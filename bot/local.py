@@ -22,9 +22,11 @@ PROTO_IMPORT = re.compile(rb'^\s*import\s+(?:public\s+|weak\s+)?"([^"]+)"\s*;', 
 WELL_KNOWN = "google/protobuf/"  # compiled in with protoc; never in the repository
 MAX_HISTORY = 30  # versions looked at for transitive checks and the deprecation window
 MAX_IMPORTS = 500
-# Identity and dates for the example's commits: a fresh machine has no git user configured.
-EXAMPLE_GIT = ("-c", "user.name=schema-review example", "-c", "user.email=example@invalid",
-               "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main")
+# Identity for the commits made here: a fresh machine has no git user configured.
+IDENTITY = ("-c", "user.name=schema-review", "-c", "user.email=schema-review@invalid",
+            "-c", "commit.gpgsign=false")
+EXAMPLE_GIT = (*IDENTITY, "-c", "init.defaultBranch=main")
+STAGED = "schema-review: the staged changes"
 
 
 class LocalError(Exception):
@@ -58,6 +60,14 @@ def review_repo(repo: Path, base: str, head: str, *, config_file: Path | None = 
             continue
         changes.append(file_change(repo, merge_base, head, status, old_path, path, config))
     return review(changes, config, now=now)
+
+
+def staged_commit(repo: Path) -> str:
+    """A commit of the index on top of HEAD, on no branch: the staged change as a head to review
+    (what `git stash` does too; git's garbage collection removes it later)."""
+    tree = git(repo, "write-tree").decode().strip()
+    parent = git(repo, "rev-parse", "--verify", "HEAD^{commit}").decode().strip()
+    return git(repo, *IDENTITY, "commit-tree", tree, "-p", parent, "-m", STAGED).decode().strip()
 
 
 def load_config(repo: Path, base: str, *, config_file: Path | None = None) -> Config:

@@ -8,6 +8,7 @@ from typing import Sequence
 
 from .engine import check
 from .model import Format, Mode, Options, Policy, Report, SchemaError
+from .output import Output
 from .sources import read
 
 EXIT_USAGE = 2
@@ -23,7 +24,10 @@ def _parser(prog: str = "python -m rules") -> argparse.ArgumentParser:
     run.add_argument("new", metavar="NEW")
     run.add_argument("--format", choices=[f.value for f in Format])
     run.add_argument("--mode", choices=[m.value for m in Mode], default=Mode.BACKWARD.value)
-    run.add_argument("--json", action="store_true", help="print one JSON object")
+    run.add_argument("--output", choices=[o.value for o in Output], default=Output.TEXT.value,
+                     help="text (default), json, github (workflow commands), junit or sarif")
+    run.add_argument("--json", action="store_const", dest="output", const=Output.JSON.value,
+                     help="the same as --output json")
     run.add_argument("--proto-path", action="append", default=[], metavar="DIR",
                      help="protobuf import root (repeatable)")
     run.add_argument("--against", action="append", default=[], metavar="OLDER",
@@ -48,10 +52,25 @@ def _print_text(report: Report) -> None:
                 print(f"  | {line}")
     for note in report.notes:
         print(f"note: {note}")
+    print(_summary(report))
+
+
+def _summary(report: Report) -> str:
     count = {s: sum(f.severity.value == s for f in report.findings) for s in ("error", "warning", "info")}
-    print(SUMMARY.format(verdict="compatible" if report.compatible else "incompatible",
-                         mode=report.mode.value, errors=count["error"], warnings=count["warning"],
-                         infos=count["info"]))
+    return SUMMARY.format(verdict="compatible" if report.compatible else "incompatible",
+                          mode=report.mode.value, errors=count["error"], warnings=count["warning"],
+                          infos=count["info"])
+
+
+def _print(report: Report, output: Output, *, new: str) -> None:
+    if output is Output.JSON:
+        print(json.dumps(report.to_json(), indent=2))
+    elif output is Output.TEXT:
+        _print_text(report)
+    else:
+        from .output import from_report, render
+
+        sys.stdout.write(render(output, from_report(report, new=new, verdict=_summary(report))))
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -65,10 +84,7 @@ def _check(args: argparse.Namespace) -> int:
     except SchemaError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    if args.json:
-        print(json.dumps(report.to_json(), indent=2))
-    else:
-        _print_text(report)
+    _print(report, Output(args.output), new=args.new)
     return report.exit_code
 
 

@@ -102,15 +102,17 @@ def annotations(files: Sequence[FileReview]) -> list[dict]:
     return out
 
 
+def head_location(file: FileReview, finding: Finding) -> tuple[int, str]:
+    """The head line an annotation about the finding sits on, and its message there."""
+    if finding.side is Side.OLD:
+        # Annotations belong to the head commit; point at where the removed element stood.
+        return (file.diff.head_line(finding.line),
+                REMOVED_FROM.format(line=finding.line) + finding.message)
+    return finding.line, finding.message
 
 
 def _annotation(file: FileReview, finding: Finding) -> dict:
-    line = finding.line
-    message = finding.message
-    if finding.side is Side.OLD:
-        # Annotations belong to the head commit; point at where the removed element stood.
-        line = file.diff.head_line(finding.line)
-        message = REMOVED_FROM.format(line=finding.line) + message
+    line, message = head_location(file, finding)
     out = {"path": file.path, "start_line": line, "end_line": line,
            "annotation_level": LEVELS[finding.severity].value,
            "message": message[:MAX_ANNOTATION_TEXT],

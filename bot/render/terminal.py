@@ -1,56 +1,112 @@
-"""The review as plain terminal text: what the App would post, framed and lightly coloured."""
+"""The review for a terminal: findings by file as `file:line: severity RULE message` lines."""
 from __future__ import annotations
 
-from typing import Iterable
+import os
+import re
+from typing import Callable, Mapping, Sequence, TextIO
 
-from .model import Conclusion, FileComment, InlineComment
+from rules import Finding, Severity, Side
 
-WIDTH = 78
-CONCLUSION_COLOURS = {Conclusion.SUCCESS: "32", Conclusion.FAILURE: "31", Conclusion.NEUTRAL: "33"}
-HEADING = "check run: {conclusion}"
-SECTION_SUMMARY = "Check run summary (Markdown)"
-SECTION_INLINE = "Review comments on the diff ({count})"
-SECTION_FILE = "Comments on whole files ({count})"
-SECTION_ANNOTATIONS = "Annotations ({count})"
-INLINE_AT = "{path}:{lines} ({side})"
-FILE_AT = "{path} (whole file)"
-ANNOTATION = "{path}:{line}  {level:<7}  {title}"
-NONE = "(none)"
+from .check_run import FORMAT_NAMES, counts
+from .model import Conclusion, FileReview
+from .outcome import unique, verdict
+
+FILE_HEADER = "{path} ({format}, {mode})"
+NO_FINDINGS = "  no findings"
+NOT_REVIEWED = "  not reviewed: {problem}"
+LINE = "{where}: {severity} {rule} {message}"
+BASE = " (base)"
+OLDER = " (base version {version})"
+FIX = "    fix: {title}"
+HUNK = "    @@ lines {start}-{end} @@"
+NOTE = "note: {note}"
+NO_FILES = "No schema files changed."
+SEVERITY_COLOURS = {Severity.ERROR: "1;31", Severity.WARNING: "1;33", Severity.INFO: "1;34"}
+VERDICT_COLOURS = {Conclusion.SUCCESS: "1;32", Conclusion.FAILURE: "1;31",
+                   Conclusion.NEUTRAL: "1;33"}
+# Schema text and file names are untrusted: a terminal must never receive their control
+# characters (escape sequences can rewrite the screen, retitle the window, or hide lines).
+CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029]")
+
+HeadLines = Callable[[str], Sequence[str] | None]
 
 
-def render(result, *, colour: bool = False) -> str:
-    """Title, summary, comments and annotations, each body printed exactly as posted."""
+def printable(text: str) -> str:
+    """The text on one terminal line: control characters shown as escapes, never sent."""
+    return CONTROL.sub(_escape, text)
+
+
+def _escape(match: re.Match) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def use_colour(choice: str, *, stream: TextIO, environ: Mapping[str, str] = os.environ) -> bool:
+    """--color always/never wins; auto: NO_COLOR off, FORCE_COLOR on, else only on a terminal."""
+    if choice != "auto":
+        return choice == "always"
+    if environ.get("NO_COLOR"):
+        return False  # no-color.org: set and not empty
+    if environ.get("FORCE_COLOR", "") not in ("", "0", "false"):
+        return True
+    return stream.isatty() and environ.get("TERM") != "dumb"
+
+
+def render(result, *, colour: bool = False, head_lines: HeadLines = lambda _path: None) -> str:
+    """Each file with its findings (each once) and fixes as diffs, then a one-line verdict."""
     paint = _painter(colour)
-    out = [paint(HEADING.format(conclusion=result.conclusion.value),
-                 "1;" + CONCLUSION_COLOURS[result.conclusion]),
-           paint(result.title, "1"), "", _rule(SECTION_SUMMARY, paint), result.summary, ""]
-    inline = result.inline_comments
-    out += [_rule(SECTION_INLINE.format(count=len(inline)), paint)]
-    out += _comments(inline, paint) or [NONE]
-    files = result.file_comments
-    out += ["", _rule(SECTION_FILE.format(count=len(files)), paint)]
-    out += _comments(files, paint) or [NONE]
-    out += ["", _rule(SECTION_ANNOTATIONS.format(count=len(result.annotations)), paint)]
-    out += [ANNOTATION.format(path=a["path"], line=a["start_line"], level=a["annotation_level"],
-                              title=a.get("title", "")) for a in result.annotations] or [NONE]
+    out: list[str] = []
+    for file in result.files:
+        out += _file(file, paint, head_lines) + [""]
+    notes = dict.fromkeys(note for file in result.files for note in file.notes)
+    out += [printable(NOTE.format(note=note)) for note in notes] + ([""] if notes else [])
+    if not result.files:
+        out += [NO_FILES]
+    out.append(paint(printable(verdict(result)), VERDICT_COLOURS[result.conclusion]))
     return "\n".join(out) + "\n"
 
 
-def _comments(comments: Iterable[InlineComment | FileComment], paint) -> list[str]:
-    out: list[str] = []
-    for comment in comments:
-        if isinstance(comment, InlineComment):
-            lines = (f"{comment.start_line}-{comment.line}" if comment.start_line
-                     else str(comment.line))
-            where = INLINE_AT.format(path=comment.path, lines=lines, side=comment.side.value)
-        else:
-            where = FILE_AT.format(path=comment.path)
-        out += ["", paint(f"> {where}", "1;36"), comment.body]
+def _file(file: FileReview, paint, head_lines: HeadLines) -> list[str]:
+    mode = file.mode.value + ("_transitive" if file.transitive else "")
+    header = FILE_HEADER.format(path=file.path, format=FORMAT_NAMES[file.format], mode=mode)
+    found = counts([finding for finding, _fingerprint in unique(file)])
+    out = [paint(printable(header), "1") + (f": {found}" if found else "")]
+    if not file.reviewed:
+        return out + [printable(NOT_REVIEWED.format(problem=file.problem))]
+    if not file.findings:
+        return out + [NO_FINDINGS]
+    for finding, _fingerprint in unique(file):
+        out.append(_line(file, finding, paint))
+        if finding.suggestion:
+            out += _fix(finding, file.path, paint, head_lines)
     return out
 
 
-def _rule(title: str, paint) -> str:
-    return paint(f"── {title} " + "─" * max(3, WIDTH - len(title) - 4), "1")
+def _line(file: FileReview, finding: Finding, paint) -> str:
+    """Editors and problem matchers read `file:line: ...`; where a removed element stood is
+    said after the message, so the location stays a plain path and line."""
+    if file.from_older_version(finding):
+        where = f"{file.base_path or file.path}:{finding.line}"
+        suffix = OLDER.format(version=finding.file.rpartition("@")[2])
+    elif finding.side is Side.OLD:
+        where, suffix = f"{file.base_path or file.path}:{finding.line}", BASE
+    else:
+        where, suffix = f"{file.path}:{finding.line}", ""
+    text = LINE.format(where=paint(printable(where), "1"),
+                       severity=paint(finding.severity.value, SEVERITY_COLOURS[finding.severity]),
+                       rule=finding.rule, message=printable(finding.message))
+    return text + suffix
+
+
+def _fix(finding: Finding, path: str, paint, head_lines: HeadLines) -> list[str]:
+    fix = finding.suggestion
+    lines = head_lines(path) or []
+    old = lines[fix.line_start - 1:fix.line_end] if fix.line_end <= len(lines) else []
+    new = fix.replacement.removesuffix("\n").split("\n")
+    return [printable(FIX.format(title=fix.title)),
+            paint(HUNK.format(start=fix.line_start, end=fix.line_end), "36"),
+            *(paint("    -" + printable(line), "31") for line in old),
+            *(paint("    +" + printable(line), "32") for line in new)]
 
 
 def _painter(colour: bool):

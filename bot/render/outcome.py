@@ -1,0 +1,60 @@
+"""The review as the CI formats see it: each finding once, where the App would annotate it."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from rules import Finding
+from rules.output import FileResult, Located, Outcome, RuleHelp
+
+from ..config import DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_INVALID
+from ..fingerprint import fingerprint
+from . import check_run, explain
+from .model import Conclusion, FileReview
+
+VERDICT = "schema-review: {conclusion}: {title}"
+OLDER_VERSION = "{message} (against the older version {version})"
+SUMMARIES = {
+    SCHEMA_INVALID: "a schema in the head does not parse",
+    SCHEMA_FILE_REMOVED: "a schema file was removed",
+    DEPRECATION_WINDOW: "a field was deleted before its deprecation window had passed",
+}
+BOT_RULES = {rule: RuleHelp(summary=summary,
+                            markdown=f"{explain.OWN_RULES[rule]}\n\n{explain.OWN_ADVICE[rule]}")
+             for rule, summary in SUMMARIES.items()}
+
+
+def unique(file: FileReview) -> Iterator[tuple[Finding, str]]:
+    """The file's findings with their fingerprints; the same rule on the same element once
+    (a change can be found on both the old and the new side), as the App comments once."""
+    seen: set[str] = set()
+    for finding in file.findings:
+        value = fingerprint(finding, file=file.path)
+        if value not in seen:
+            seen.add(value)
+            yield finding, value
+
+
+def verdict(result) -> str:
+    return VERDICT.format(conclusion=result.conclusion.value, title=result.title)
+
+
+def outcome(result) -> Outcome:
+    files = tuple(FileResult(path=file.path, problem=file.problem,
+                             findings=tuple(_locate(file, finding, value)
+                                            for finding, value in unique(file)))
+                  for file in result.files)
+    notes = tuple(dict.fromkeys(note for file in result.files for note in file.notes))
+    return Outcome(files=files, failed=result.conclusion is Conclusion.FAILURE,
+                   verdict=verdict(result), notes=notes, rule_help=BOT_RULES)
+
+
+def _locate(file: FileReview, finding: Finding, value: str) -> Located:
+    if file.removed:
+        return Located(finding=finding, file=file.path, line=None, message=finding.message,
+                       fingerprint=value)
+    if file.from_older_version(finding):
+        message = OLDER_VERSION.format(message=finding.message, version=finding.file)
+        return Located(finding=finding, file=file.path, line=None, message=message,
+                       fingerprint=value)
+    line, message = check_run.head_location(file, finding)
+    return Located(finding=finding, file=file.path, line=line, message=message, fingerprint=value)
