@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..model import Severity
-from .model import Outcome
+from .model import Outcome, scrub
 
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 NOT_REVIEWED = "not reviewed"
@@ -12,7 +12,7 @@ NOTE = "schema-review"
 
 def escape_data(text: str) -> str:
     """GitHub's escaping of a command's message: a newline can never start another command."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return scrub(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def escape_property(text: str) -> str:

@@ -2,10 +2,19 @@
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field
 from typing import Mapping
 
 from ..model import Finding, Report, Severity
+
+# Lone surrogates stand for undecodable bytes in a file name; no UTF-8 output can carry them.
+SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def scrub(text: str) -> str:
+    """Text any UTF-8 stream can carry: lone surrogates become U+FFFD."""
+    return SURROGATE.sub("\ufffd", text)
 
 
 class Output(str, enum.Enum):

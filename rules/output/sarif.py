@@ -8,7 +8,7 @@ from urllib.parse import quote
 
 from ..model import Severity
 from ..registry import documentation, rule_modules
-from .model import Located, Outcome, RuleHelp
+from .model import Located, Outcome, RuleHelp, scrub
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 VERSION = "2.1.0"
@@ -21,7 +21,7 @@ NOT_REVIEWED = "{path} was not reviewed: {problem}"
 
 
 def render(outcome: Outcome) -> str:
-    return json.dumps(log(outcome), indent=2, ensure_ascii=False) + "\n"
+    return scrub(json.dumps(log(outcome), indent=2, ensure_ascii=False)) + "\n"
 
 
 def log(outcome: Outcome) -> dict:
@@ -76,6 +76,7 @@ def _location(path: str, line: int | None) -> dict:
 
 
 def _artifact(path: str) -> dict:
+    path = scrub(path)
     if PurePosixPath(path).is_absolute():
         return {"uri": PurePosixPath(path).as_uri()}
     if PureWindowsPath(path).is_absolute():

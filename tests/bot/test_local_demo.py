@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
+from tests.localgit import make_repo
 
 ROOT = Path(__file__).resolve().parents[2]
 NOW = datetime(2030, 1, 1, tzinfo=timezone.utc)
@@ -19,7 +20,6 @@ BASE = """{
 }
 """
 HEAD = BASE.replace('"string"}', '"string"},\n    {"name": "level", "type": "int"}')
-GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@invalid", "-c", "commit.gpgsign=false"]
 
 
 def test_bundled_example_prints_what_the_app_would_post():
@@ -42,20 +42,7 @@ def test_bundled_example_prints_what_the_app_would_post():
 
 
 def _repo(tmp_path: Path, files_base: dict, files_head: dict) -> Path:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    run = lambda *args: subprocess.run([*GIT, *args], cwd=repo, check=True, capture_output=True)
-    run("init", "-q", "-b", "main")
-    for files, message in ((files_base, "base"), (files_head, "head")):
-        for name, text in files.items():
-            target = repo / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text)
-        run("add", "-A")
-        run("commit", "-q", "-m", message)
-        if message == "base":
-            run("checkout", "-q", "-b", "feature")
-    return repo
+    return make_repo(tmp_path / "repo", files_base, files_head)
 
 
 def test_local_repository_review(tmp_path, capsys):

@@ -1,0 +1,204 @@
+"""`review --output ...` on a real git repository: terminal text, JSON, and the CI formats."""
+import io
+import json
+import re
+import xml.etree.ElementTree as ET
+from datetime import datetime, timezone
+
+import pytest
+
+from bot.__main__ import main
+from bot.render.terminal import printable, use_colour
+from tests.localgit import git, make_repo, write
+from tests.rules.test_output import unescape, validate_sarif
+
+NOW = datetime(2030, 1, 1, tzinfo=timezone.utc)
+USER = '{"type": "record", "name": "User", "fields": [\n  {"name": "id", "type": "string"},\n  {"name": "old", "type": "string"}\n]}\n'
+USER_HEAD = '{"type": "record", "name": "User", "fields": [\n  {"name": "id", "type": "string"},\n  {"name": "level", "type": "int"}\n]}\n'
+ORDER = '{"type": "object", "properties": {"id": {"type": "string"}}}\n'
+ORDER_HEAD = '{"type": "object", "properties": {"id": {"type": "string"}},\n "required": ["id", "total"]}\n'
+GONE = '{"type": "record", "name": "Gone", "fields": []}\n'
+# A file name is untrusted text: escape sequences, and the pieces of a workflow command.
+EVIL = "schemas/e\x1b[2J,v:l\n::set-env name=EVIL::1.schema.json"
+LOCATION = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+): (?P<severity>error|warning|info) "
+                      r"(?P<rule>[A-Z][A-Z0-9_]+) (?P<message>.+)$")
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory):
+    root = tmp_path_factory.mktemp("review") / "repo"
+    return make_repo(root, {"events/user.avsc": USER, "schemas/order.schema.json": ORDER,
+                            "events/gone.avsc": GONE, EVIL: ORDER},
+                     {"events/user.avsc": USER_HEAD, "schemas/order.schema.json": ORDER_HEAD,
+                      "events/gone.avsc": None, EVIL: ORDER_HEAD})
+
+
+def review(capsys, repo, *args):
+    code = main(["review", "--repo", str(repo), "--base", "main", "--head", "feature", *args],
+                now=NOW)
+    return code, capsys.readouterr().out
+
+
+def test_text_is_grouped_by_file_with_locations_editors_read(capsys, repo):
+    code, out = review(capsys, repo, "--output", "text")
+    assert code == 1
+    lines = out.splitlines()
+    headers = [line for line in lines if line and not line.startswith(" ") and not LOCATION.match(line)
+               and not line.startswith("schemas/e\\x1b") or line.endswith("breaking changes, 1 warning")]
+    assert headers[:4] == [
+        "events/gone.avsc (Avro, backward): 1 warning",
+        "events/user.avsc (Avro, backward): 1 breaking change, 1 warning, 1 note",
+        "schemas/e\\x1b[2J,v:l\\x0a::set-env name=EVIL::1.schema.json (JSON Schema, backward): "
+        "2 breaking changes, 1 warning",
+        "schemas/order.schema.json (JSON Schema, backward): 2 breaking changes, 1 warning"]
+    assert lines[-1] == "schema-review: failure: 5 breaking changes, 4 warnings, 1 note in 4 schema files"
+    located = [LOCATION.match(line) for line in lines if line.startswith(("events/", "schemas/o"))]
+    located = [m for m in located if m]
+    assert [(m["file"], m["line"], m["severity"], m["rule"]) for m in located] == [
+        ("events/gone.avsc", "1", "warning", "SCHEMA_FILE_REMOVED"),
+        ("events/user.avsc", "3", "error", "AVRO_FIELD_ADDED_WITHOUT_DEFAULT"),
+        ("events/user.avsc", "3", "warning", "AVRO_FIELD_DELETED_NOT_DEPRECATED"),
+        ("events/user.avsc", "3", "info", "AVRO_FIELD_REMOVED_WITHOUT_DEFAULT"),
+        ("schemas/order.schema.json", "2", "error", "JSONSCHEMA_PROPERTY_MADE_REQUIRED"),
+        ("schemas/order.schema.json", "2", "error", "JSONSCHEMA_REQUIRED_PROPERTY_ADDED"),
+        ("schemas/order.schema.json", "2", "warning", "JSONSCHEMA_REQUIRED_UNDECLARED")]
+    removed = [m for m in located if m["rule"] in ("AVRO_FIELD_DELETED_NOT_DEPRECATED",
+                                                   "AVRO_FIELD_REMOVED_WITHOUT_DEFAULT",
+                                                   "SCHEMA_FILE_REMOVED")]
+    assert len(removed) == 3 and all(m["message"].endswith(" (base)") for m in removed)
+    assert not any(m["message"].endswith("(base)") for m in located if m not in removed)
+    assert all("(base)" not in m["file"] for m in located)
+    for raw in ("\x1b", "<!--", "```", "| ", "**"):
+        assert raw not in out, raw
+    diff = out[out.index("    fix: Make \"level\" optional"):].splitlines()[1:4]
+    assert diff == ["    @@ lines 3-3 @@", '    -  {"name": "level", "type": "int"}',
+                    '    +  {"name": "level", "type": ["null", "int"], "default": null}']
+
+
+def test_text_prints_each_finding_once(capsys, repo):
+    _code, out = review(capsys, repo)
+    data = json.loads(review(capsys, repo, "--output", "json")[1])
+    finding_line = re.compile(r"^\S.*:\d+: (error|warning|info) [A-Z][A-Z0-9_]+ ")
+    assert sum(bool(finding_line.match(line)) for line in out.splitlines()) == len(data["findings"])
+    assert len({f["fingerprint"] for f in data["findings"]}) == len(data["findings"])
+
+
+def test_colour_only_when_asked_or_on_a_terminal(capsys, repo):
+    _code, out = review(capsys, repo, "--color", "always")
+    assert "\x1b[1;31merror\x1b[0m" in out and "\x1b[32m    +" in out
+    assert "e\x1b[2J" not in out  # the file name's own escape never reaches the terminal
+
+
+class Tty(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize("choice, environ, tty, expected", [
+    ("auto", {}, True, True),
+    ("auto", {}, False, False),
+    ("auto", {"NO_COLOR": "1"}, True, False),
+    ("auto", {"NO_COLOR": ""}, True, True),  # no-color.org: set and not empty
+    ("auto", {"FORCE_COLOR": "1"}, False, True),
+    ("auto", {"FORCE_COLOR": "0"}, False, False),
+    ("auto", {"FORCE_COLOR": "1", "NO_COLOR": "1"}, False, False),
+    ("auto", {"TERM": "dumb"}, True, False),
+    ("always", {"NO_COLOR": "1"}, False, True),
+    ("never", {"FORCE_COLOR": "1"}, True, False),
+])
+def test_colour_choice(choice, environ, tty, expected):
+    stream = Tty() if tty else io.StringIO()
+    assert use_colour(choice, stream=stream, environ=environ) is expected
+
+
+@pytest.mark.parametrize("raw, shown", [
+    ("plain \"text\"\t", "plain \"text\"\t"),
+    ("\x1b]0;title\x07", "\\x1b]0;title\\x07"),
+    ("a\nb\rc", "a\\x0ab\\x0dc"),
+    ("\x9b31m\u2028", "\\x9b31m\\u2028"),
+    ("\udcff", "\\udcff"),
+])
+def test_printable(raw, shown):
+    assert printable(raw) == shown
+
+
+def test_json_has_files_findings_and_conclusion(capsys, repo):
+    code, out = review(capsys, repo, "--output", "json")
+    data = json.loads(out)
+    assert code == 1 and data["conclusion"] == "failure"
+    assert [f["path"] for f in data["files"]] == ["events/gone.avsc", "events/user.avsc", EVIL,
+                                                  "schemas/order.schema.json"]
+    assert data["files"][0]["removed"] is True
+    keys = {"rule", "severity", "file", "line", "path", "message", "suggestion", "fingerprint"}
+    assert all(keys <= set(f) for f in data["findings"])
+    removed = [f for f in data["findings"] if f["rule"] == "AVRO_FIELD_DELETED_NOT_DEPRECATED"]
+    assert removed[0]["side"] == "old" and removed[0]["line"] == 3
+
+
+def test_github_commands_one_per_finding_none_injected(capsys, repo):
+    code, out = review(capsys, repo, "--output", "github")
+    assert code == 1
+    lines = out.split("\n")[:-1]
+    assert lines[-1].startswith("schema-review: failure:")
+    commands = lines[:-1]
+    assert all(line.startswith(("::error file=", "::warning file=", "::notice "))
+               for line in commands)
+    files = [unescape(line.split("file=", 1)[1].split(",")[0]) for line in commands
+             if "file=" in line]
+    assert files.count(EVIL) == 3
+    assert "::warning file=events/gone.avsc,title=SCHEMA_FILE_REMOVED::" in out  # no line: gone
+    assert ("::warning file=events/user.avsc,line=3,title=AVRO_FIELD_DELETED_NOT_DEPRECATED::"
+            "Removed from line 3 of the base version.") in out
+
+
+def test_junit_and_sarif(capsys, repo):
+    _code, out = review(capsys, repo, "--output", "junit")
+    root = ET.fromstring(out)
+    assert root.get("tests") == "4" and root.get("failures") == "3"
+    _code, out = review(capsys, repo, "--output", "sarif")
+    run = validate_sarif(out)["runs"][0]
+    rules = {rule["id"]: rule for rule in run["tool"]["driver"]["rules"]}
+    assert "SCHEMA_FILE_REMOVED" in rules and rules["SCHEMA_FILE_REMOVED"]["help"]["markdown"]
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"]}
+    assert "schemas/e%1B%5B2J%2Cv%3Al%0A%3A%3Aset-env%20name%3DEVIL%3A%3A1.schema.json" in uris
+    assert all(len(r["partialFingerprints"]["schemaReview/v1"]) == 16 for r in run["results"])
+
+
+@pytest.mark.parametrize("fail_on, expected", [("error", 1), ("warning", 1), ("never", 0)])
+def test_fail_on(capsys, repo, fail_on, expected):
+    assert review(capsys, repo, "--fail-on", fail_on)[0] == expected
+
+
+def test_fail_on_warning_fails_a_change_with_warnings_only(capsys, tmp_path):
+    repo = make_repo(tmp_path / "r", {"a.avsc": GONE}, {"a.avsc": None})
+    assert review(capsys, repo)[0] == 0
+    assert review(capsys, repo, "--fail-on", "warning")[0] == 1
+
+
+def test_summary_file_gets_the_apps_markdown_appended(capsys, repo, tmp_path):
+    summary = tmp_path / "summary.md"
+    summary.write_text("earlier step\n")
+    review(capsys, repo, "--output", "github", "--summary-file", str(summary))
+    text = summary.read_text()
+    assert text.startswith("earlier step\n## schema-review: failure\n")
+    assert "| Severity | File | Rule | Element | Finding | Fix |" in text
+    rows = [line for line in text.splitlines() if line.startswith("| ")]
+    assert len(rows) == 1 + 10 + 1 + 4  # two tables; the file name's newline broke no row
+
+
+def test_staged_reviews_the_index(capsys, tmp_path):
+    repo = make_repo(tmp_path / "r", {"a.avsc": USER}, {})
+    write(repo, {"a.avsc": USER_HEAD})  # staged, not committed
+    (repo / "b.avsc").write_text(USER)  # untracked: not part of the change
+    code = main(["review", "--repo", str(repo), "--base", "main", "--staged"], now=NOW)
+    out = capsys.readouterr().out
+    assert code == 1 and "a.avsc:3: error AVRO_FIELD_ADDED_WITHOUT_DEFAULT" in out
+    assert "b.avsc" not in out
+    assert git(repo, "status", "--porcelain") == "M  a.avsc\n?? b.avsc".strip()
+    assert git(repo, "rev-parse", "HEAD") == git(repo, "rev-parse", "feature")
+
+
+def test_staged_cannot_go_with_head(capsys, tmp_path):
+    with pytest.raises(SystemExit) as exited:
+        main(["review", "--repo", str(tmp_path), "--staged", "--head", "x"])
+    assert exited.value.code == 2

