@@ -5,6 +5,7 @@ import argparse
 import contextlib
 import functools
 import json
+import os
 import sys
 import tempfile
 from datetime import datetime, timezone
@@ -15,6 +16,7 @@ from rules import Severity
 from rules.output import Output
 from rules.output import render as render_output
 
+from . import pull_event
 from .configfile import ConfigError
 from .local import LocalError, example_repo, review_repo, show, staged_commit
 from .render import terminal
@@ -25,7 +27,8 @@ from .review import ReviewResult
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 FAIL_ON = ("error", "warning", "never")
-NEEDS_REPO = "--base, --head and --staged go with --repo (without --repo the bundled example is reviewed)"
+NEEDS_REPO = ("--base, --head, --staged and --event go with --repo "
+              "(without --repo the bundled example is reviewed)")
 STAGED_OR_HEAD = "--staged reviews the index as the head; it cannot go with --head"
 SUMMARY_UNWRITABLE = "cannot write the summary to {path}: {problem}"
 SUMMARY = "## schema-review: {conclusion}\n\n**{title}**\n\n{summary}\n\n{text}\n"
@@ -43,6 +46,9 @@ def _parser(prog: str = "python -m bot") -> argparse.ArgumentParser:
     run.add_argument("--head", metavar="REF", help="the pull request's head (default: HEAD)")
     run.add_argument("--staged", action="store_true",
                      help="review the staged changes (the index) as the head, as a pre-commit hook")
+    run.add_argument("--event", type=Path, metavar="FILE",
+                     help="take the base and head from a GitHub Actions pull_request event "
+                          "($GITHUB_EVENT_PATH; else origin/$GITHUB_BASE_REF and HEAD)")
     run.add_argument("--config", type=Path, metavar="FILE",
                      help="a schema-review.yml to use instead of the base's .github/schema-review.yml")
     run.add_argument("--output", choices=[o.value for o in Output], default=Output.TEXT.value,
@@ -60,7 +66,7 @@ def main(argv: Sequence[str] | None = None, *, now: datetime | None = None,
          prog: str = "python -m bot") -> int:
     parser = _parser(prog)
     args = parser.parse_args(argv)
-    if args.repo is None and (args.base or args.head or args.staged):
+    if args.repo is None and (args.base or args.head or args.staged or args.event):
         parser.error(NEEDS_REPO)
     if args.staged and args.head:
         parser.error(STAGED_OR_HEAD)
@@ -85,8 +91,11 @@ def _change(args: argparse.Namespace) -> Iterator[tuple[Path, str, str]]:
         with tempfile.TemporaryDirectory(prefix="schema-review-") as scratch:
             yield example_repo(Path(scratch))
         return
-    head = staged_commit(args.repo) if args.staged else args.head or "HEAD"
-    yield args.repo, args.base or "main", head
+    base, head = args.base or "main", args.head or "HEAD"
+    if args.event is not None:
+        event_base, event_head = pull_event.refs(args.event, environ=os.environ)
+        base, head = args.base or event_base, args.head or event_head
+    yield args.repo, base, staged_commit(args.repo) if args.staged else head
 
 
 def _render(result: ReviewResult, args: argparse.Namespace, *, head_lines) -> str:

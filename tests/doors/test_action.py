@@ -1,0 +1,124 @@
+"""action.yml, run step by step as the Actions runner would, on a real pull request's clone."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.localgit import git, make_repo
+
+from .composite import run_action
+from .conftest import base_env, offline_pip_env
+
+USER = '{"type": "record", "name": "User", "fields": [\n  {"name": "id", "type": "string"}\n]}\n'
+USER_HEAD = USER.replace('"string"}', '"string"},\n  {"name": "level", "type": "int"}')
+OPTIONAL = USER.replace('"string"}', '"string"},\n  {"name": "level", "type": ["null", "int"], "default": null}')
+ANNOTATION = ("::error file=events/user.avsc,line=3,title=AVRO_FIELD_ADDED_WITHOUT_DEFAULT::"
+              "Field \"User.level\" was added without a default.")
+
+
+@pytest.fixture(scope="module")
+def origin(tmp_path_factory) -> Path:
+    """The repository on GitHub: main, and a pull request's branch that breaks a schema."""
+    return make_repo(tmp_path_factory.mktemp("origin") / "origin",
+                     {"events/user.avsc": USER, "README.md": "hi\n"},
+                     {"events/user.avsc": USER_HEAD})
+
+
+def checkout(origin: Path, where: Path, branch: str = "feature") -> Path:
+    """What actions/checkout leaves: one commit, fetched from the remote."""
+    git(where.parent, "clone", "-q", "--depth", "1", "--branch", branch,
+        f"file://{origin}", where.name)
+    return where
+
+
+def event(path: Path, origin: Path, *, pull_request: bool = True) -> Path:
+    payload = {"action": "synchronize", "number": 7}
+    if pull_request:
+        payload["pull_request"] = {"number": 7,
+                                   "base": {"ref": "main", "sha": git(origin, "rev-parse", "main")},
+                                   "head": {"ref": "feature", "sha": git(origin, "rev-parse", "feature")}}
+    path.write_text(json.dumps(payload))
+    return path
+
+
+@pytest.fixture(scope="module")
+def installed(project, origin, tmp_path_factory):
+    """The whole action, install step included (pip offline), on a shallow pull request clone."""
+    tmp = tmp_path_factory.mktemp("installed")
+    temp = tmp / "runner-temp"
+    temp.mkdir()
+    workspace = checkout(origin, tmp / "workspace")
+    environ = {**base_env(tmp), **offline_pip_env(), "GITHUB_ACTIONS": "true",
+               "GITHUB_EVENT_PATH": str(event(tmp / "event.json", origin)),
+               "GITHUB_BASE_REF": "main", "GITHUB_HEAD_REF": "feature"}
+    run = run_action(project, workspace=workspace, temp=temp, environ=environ,
+                     inputs={"python": sys.executable})
+    return {"run": run, "workspace": workspace, "temp": temp, "environ": environ,
+            "project": project}
+
+
+def test_the_action_installs_itself_and_fails_a_breaking_pull_request(installed):
+    run, workspace, temp = installed["run"], installed["workspace"], installed["temp"]
+    assert run.steps_run == ["Install schema-review", "Review the pull request's schema changes"]
+    assert run.code == 1, run.stderr
+    assert (temp / "schema-review" / "bin" / "schema-review").exists()
+    lines = run.stdout.splitlines()
+    assert ANNOTATION in lines[0] and lines[-1].startswith("schema-review: failure: 1 breaking change")
+    assert git(workspace, "rev-parse", "--is-shallow-repository") == "false"  # it fetched the base
+    assert run.summary.startswith("## schema-review: failure\n\n**1 breaking change in 1 schema file**")
+    assert "| **error** | `events/user.avsc:3` | `AVRO_FIELD_ADDED_WITHOUT_DEFAULT` |" in run.summary
+
+
+def rerun(installed, tmp_path, origin, *, inputs=None, environ=None, branch="feature"):
+    """The action again without its install step, with the schema-review installed above."""
+    step_temp = tmp_path / "temp"
+    step_temp.mkdir()
+    venv = installed["temp"] / "schema-review" / "bin"
+    env = {**installed["environ"], "PATH": f"{venv}:{installed['environ']['PATH']}",
+           **(environ or {})}
+    return run_action(installed["project"], workspace=checkout(origin, tmp_path / "ws", branch),
+                      temp=step_temp, environ=env, inputs={"install": "false", **(inputs or {})})
+
+
+def test_fail_on_never_annotates_but_passes(installed, tmp_path, origin):
+    run = rerun(installed, tmp_path, origin, inputs={"fail-on": "never"})
+    assert run.code == 0 and ANNOTATION in run.stdout
+    assert run.steps_run == ["Review the pull request's schema changes"]
+
+
+def test_without_a_pull_request_payload_the_base_ref_is_used(installed, tmp_path, origin):
+    environ = {"GITHUB_EVENT_PATH": str(event(tmp_path / "push.json", origin, pull_request=False))}
+    run = rerun(installed, tmp_path, origin, environ=environ)
+    assert run.code == 1 and ANNOTATION in run.stdout
+
+
+def test_no_pull_request_at_all_is_a_clear_error(installed, tmp_path, origin):
+    environ = {"GITHUB_EVENT_PATH": str(event(tmp_path / "push.json", origin, pull_request=False)),
+               "GITHUB_BASE_REF": ""}
+    run = rerun(installed, tmp_path, origin, environ=environ)
+    assert run.code == 2 and "is not about a pull request" in run.stderr and run.stdout == ""
+
+
+def test_config_input_replaces_the_base_config(installed, tmp_path, origin):
+    config = tmp_path / "forward.yml"
+    config.write_text("compatibility: forward\n")  # adding a field breaks backward readers only
+    run = rerun(installed, tmp_path, origin, inputs={"config": str(config)})
+    assert run.code == 0 and "::error" not in run.stdout
+    assert "::notice file=events/user.avsc,line=3,title=AVRO_FIELD_ADDED_WITHOUT_DEFAULT::" in run.stdout
+
+
+def test_a_fixed_pull_request_passes(installed, tmp_path, origin):
+    fixed = make_repo(tmp_path / "origin", {"events/user.avsc": USER}, {"events/user.avsc": OPTIONAL})
+    run = rerun(installed, tmp_path, fixed, environ={
+        "GITHUB_EVENT_PATH": str(event(tmp_path / "event.json", fixed))})
+    assert run.code == 0, run.stdout + run.stderr
+    assert run.stdout.splitlines()[-1] == "schema-review: success: No breaking changes in 1 schema file"
+    assert run.summary.startswith("## schema-review: success")
+
+
+def test_inputs_never_become_shell_code(installed, tmp_path, origin):
+    run = rerun(installed, tmp_path, origin, inputs={"base": "main; touch pwned", "head": "$(touch pwned)"})
+    assert run.code == 2 and not list(tmp_path.rglob("pwned"))
