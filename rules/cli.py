@@ -68,7 +68,8 @@ def _print(report: Report, output: Output, *, new: str) -> None:
     elif output is Output.TEXT:
         _print_text(report)
     else:
-        from .output import from_report, render
+        from .output import render
+        from .output.model import from_report
 
         sys.stdout.write(render(output, from_report(report, new=new, verdict=_summary(report))))
 

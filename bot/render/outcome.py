@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from rules import Finding
-from rules.output import FileResult, Located, Outcome, RuleHelp
+from rules.output.model import FileResult, Located, Outcome, RuleHelp
 
 from ..config import DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_INVALID
 from ..fingerprint import fingerprint

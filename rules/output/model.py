@@ -1,7 +1,6 @@
 """What every CI format renders: files, their located findings, and the verdict."""
 from __future__ import annotations
 
-import enum
 import re
 from dataclasses import dataclass, field
 from typing import Mapping
@@ -15,16 +14,6 @@ SURROGATE = re.compile("[\ud800-\udfff]")
 def scrub(text: str) -> str:
     """Text any UTF-8 stream can carry: lone surrogates become U+FFFD."""
     return SURROGATE.sub("\ufffd", text)
-
-
-class Output(str, enum.Enum):
-    """`--output`: how `check` and `review` print their result."""
-
-    TEXT = "text"
-    JSON = "json"
-    GITHUB = "github"
-    JUNIT = "junit"
-    SARIF = "sarif"
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ import jsonschema
 import pytest
 
 from rules import Finding, Severity, Side, Suggestion
-from rules.output import FileResult, Located, Outcome, Output, render
+from rules.output import Output, render
+from rules.output.model import FileResult, Located, Outcome
 from rules.output.github import command, escape_data, escape_property
 from tests.shared import REPO
 
