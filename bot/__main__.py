@@ -15,6 +15,7 @@ from typing import Iterator, Sequence
 from rules import Severity
 from rules.output import Output
 from rules.output import render as render_output
+from rules.output.github import command
 
 from . import pull_event
 from .configfile import ConfigError
@@ -30,6 +31,7 @@ FAIL_ON = ("error", "warning", "never")
 NEEDS_REPO = ("--base, --head, --staged and --event go with --repo "
               "(without --repo the bundled example is reviewed)")
 STAGED_OR_HEAD = "--staged reviews the index as the head; it cannot go with --head"
+NOT_RUN = "schema-review could not run: {error}"
 SUMMARY_UNWRITABLE = "cannot write the summary to {path}: {problem}"
 SUMMARY = "## schema-review: {conclusion}\n\n**{title}**\n\n{summary}\n\n{text}\n"
 DESCRIPTION = ("Review a local git change the way the schema-review App reviews a pull request, "
@@ -79,6 +81,8 @@ def main(argv: Sequence[str] | None = None, *, now: datetime | None = None,
             _append_summary(args.summary_file, result)
     except (LocalError, ConfigError) as error:
         print(f"error: {error}", file=sys.stderr)
+        if args.output == Output.GITHUB.value:  # the annotation shows on the run's page
+            print(command("error", NOT_RUN.format(error=error), title="schema-review"))
         return EXIT_USAGE
     sys.stdout.write(text)
     return _exit_code(result, args.fail_on)
