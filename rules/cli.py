@@ -12,6 +12,7 @@ from .output import Output
 from .sources import read
 
 EXIT_USAGE = 2
+UNUSABLE = "unusable schema"
 SUMMARY = "{verdict} ({mode}): {errors} error(s), {warnings} warning(s), {infos} info"
 
 
@@ -84,6 +85,11 @@ def _check(args: argparse.Namespace) -> int:
                        options=Options(policy=Policy(args.policy)))
     except SchemaError as error:
         print(f"error: {error}", file=sys.stderr)
+        if args.output == Output.GITHUB.value:  # also as an annotation on the file and line
+            from .output.github import command
+
+            print(command("error", error.problem, file=error.file, line=error.line,
+                          title=UNUSABLE))
         return EXIT_USAGE
     _print(report, Output(args.output), new=args.new)
     return report.exit_code

@@ -181,3 +181,9 @@ def test_github_render_survives_hostile_text():
     assert len(lines) == 5  # two findings, one unreviewed file, one note, the verdict
     assert all(line.startswith(("::error ", "::warning ", "::notice ")) for line in lines[:-1])
     assert lines[-1] == "failure"
+
+
+def test_check_github_annotates_an_unusable_schema(tmp_path):
+    done = check(tmp_path, "--output", "github", new='{"type": "object",\n "properties": }')
+    assert done.returncode == 2 and done.stderr.startswith("error: new.schema.json:2: ")
+    assert done.stdout.startswith("::error file=new.schema.json,line=2,title=unusable schema::")
