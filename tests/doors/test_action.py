@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.localgit import git, make_repo
+from tests.localgit import git, make_repo, write
 
 from .composite import run_action
 from .conftest import base_env, offline_pip_env
@@ -19,18 +19,37 @@ ANNOTATION = ("::error file=events/user.avsc,line=3,title=AVRO_FIELD_ADDED_WITHO
               "Field \"User.level\" was added without a default.")
 
 
+MERGE_REF = "refs/pull/7/merge"
+
+
+def pull_request(origin: Path) -> Path:
+    """What GitHub keeps for pull request 7: main moved on after the branch was cut, and the
+    test merge of the branch into main's tip is refs/pull/7/merge."""
+    git(origin, "checkout", "-q", "main")
+    write(origin, {"README.md": "main moved on\n"})
+    git(origin, "commit", "-q", "-m", "main moves on")
+    git(origin, "merge", "-q", "--no-ff", "-m", "Merge feature into main", "feature")
+    git(origin, "update-ref", MERGE_REF, "HEAD")
+    git(origin, "reset", "-q", "--hard", "HEAD~1")  # main itself stays where it was
+    git(origin, "checkout", "-q", "feature")
+    return origin
+
+
 @pytest.fixture(scope="module")
 def origin(tmp_path_factory) -> Path:
-    """The repository on GitHub: main, and a pull request's branch that breaks a schema."""
-    return make_repo(tmp_path_factory.mktemp("origin") / "origin",
-                     {"events/user.avsc": USER, "README.md": "hi\n"},
-                     {"events/user.avsc": USER_HEAD})
+    """The repository on GitHub, with a pull request whose branch breaks a schema."""
+    return pull_request(make_repo(tmp_path_factory.mktemp("origin") / "origin",
+                                  {"events/user.avsc": USER, "README.md": "hi\n"},
+                                  {"events/user.avsc": USER_HEAD}))
 
 
-def checkout(origin: Path, where: Path, branch: str = "feature") -> Path:
-    """What actions/checkout leaves: one commit, fetched from the remote."""
-    git(where.parent, "clone", "-q", "--depth", "1", "--branch", branch,
-        f"file://{origin}", where.name)
+def checkout(origin: Path, where: Path) -> Path:
+    """What actions/checkout does on a pull_request event: the test merge commit, one deep."""
+    where.mkdir()
+    git(where, "init", "-q")
+    git(where, "remote", "add", "origin", f"file://{origin}")
+    git(where, "fetch", "-q", "--no-tags", "--depth=1", "origin", f"+{MERGE_REF}:refs/remotes/pull/7/merge")
+    git(where, "checkout", "-q", "--force", "refs/remotes/pull/7/merge")
     return where
 
 
@@ -72,14 +91,14 @@ def test_the_action_installs_itself_and_fails_a_breaking_pull_request(installed)
     assert "| **error** | `events/user.avsc:3` | `AVRO_FIELD_ADDED_WITHOUT_DEFAULT` |" in run.summary
 
 
-def rerun(installed, tmp_path, origin, *, inputs=None, environ=None, branch="feature"):
+def rerun(installed, tmp_path, origin, *, inputs=None, environ=None):
     """The action again without its install step, with the schema-review installed above."""
     step_temp = tmp_path / "temp"
     step_temp.mkdir()
     venv = installed["temp"] / "schema-review" / "bin"
     env = {**installed["environ"], "PATH": f"{venv}:{installed['environ']['PATH']}",
            **(environ or {})}
-    return run_action(installed["project"], workspace=checkout(origin, tmp_path / "ws", branch),
+    return run_action(installed["project"], workspace=checkout(origin, tmp_path / "ws"),
                       temp=step_temp, environ=env, inputs={"install": "false", **(inputs or {})})
 
 
@@ -112,7 +131,8 @@ def test_config_input_replaces_the_base_config(installed, tmp_path, origin):
 
 
 def test_a_fixed_pull_request_passes(installed, tmp_path, origin):
-    fixed = make_repo(tmp_path / "origin", {"events/user.avsc": USER}, {"events/user.avsc": OPTIONAL})
+    fixed = pull_request(make_repo(tmp_path / "origin", {"events/user.avsc": USER},
+                                   {"events/user.avsc": OPTIONAL}))
     run = rerun(installed, tmp_path, fixed, environ={
         "GITHUB_EVENT_PATH": str(event(tmp_path / "event.json", fixed))})
     assert run.code == 0, run.stdout + run.stderr
