@@ -202,3 +202,16 @@ def test_staged_cannot_go_with_head(capsys, tmp_path):
     with pytest.raises(SystemExit) as exited:
         main(["review", "--repo", str(tmp_path), "--staged", "--head", "x"])
     assert exited.value.code == 2
+
+
+@pytest.mark.parametrize("command", ["check", "review"])
+def test_the_schema_review_command_passes_output_through(capsys, repo, command):
+    from bot.cli import main as schema_review
+
+    if command == "check":
+        argv = ["check", str(repo / "events" / "user.avsc"), str(repo / "events" / "user.avsc")]
+    else:
+        argv = ["review", "--repo", str(repo), "--base", "main", "--head", "feature"]
+    code = schema_review([*argv, "--output", "junit"])
+    root = ET.fromstring(capsys.readouterr().out)
+    assert root.tag == "testsuites" and code == (0 if command == "check" else 1)
