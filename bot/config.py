@@ -11,6 +11,7 @@
 | `overrides` | `[]` | `[{paths: [globs], compatibility: ...}]`, first match wins |
 | `transitive_versions` | `5` | versions on the base branch (the base included) `*_transitive` checks against |
 | `jsonschema.policy` | `lenient` | `strict` (Confluent: open content models may hold anything) or `lenient` |
+| `jsonschema.format_assertion` | `false` | `true`: validators assert `format`, so changing it is an error, not a warning |
 | `protobuf.categories` | `[WIRE, WIRE_JSON]` | buf breaking categories; `WIRE` is always on |
 | `protobuf.import_roots` | `[]` | directories, relative to the repository root, imports resolve from |
 | `rules` | `{}` | `RULE_ID: error, warning, info or off` |
@@ -122,6 +123,7 @@ class Config:
     overrides: tuple[PathOverride, ...] = ()
     transitive_versions: int = 5
     policy: Policy = Policy.LENIENT
+    format_assertion: bool = False
     proto_categories: frozenset[str] = frozenset(PROTO_CATEGORIES)
     import_roots: tuple[str, ...] = ()
     severities: Mapping[str, Severity | None] = field(default_factory=dict)
@@ -142,8 +144,8 @@ class Config:
 
     def options(self) -> rules.Options:
         engine_rules = {k: v for k, v in self.severities.items() if k not in BOT_RULES}
-        return rules.Options(policy=self.policy, proto_categories=self.proto_categories,
-                             severities=engine_rules)
+        return rules.Options(policy=self.policy, format_assertion=self.format_assertion,
+                             proto_categories=self.proto_categories, severities=engine_rules)
 
     def severity(self, rule: str, default: Severity) -> Severity | None:
         return self.severities.get(rule, default)
@@ -163,9 +165,11 @@ def parse_config(text: str | None, *, known_rules: frozenset[str] | None = None,
         raise top["version"].error(BAD_VERSION)
     values: dict = {key: reader(top[key]) for key, reader in _READERS.items() if key in top}
     if "jsonschema" in top:
-        section = top["jsonschema"].mapping(allowed=("policy",))
+        section = top["jsonschema"].mapping(allowed=("policy", "format_assertion"))
         if "policy" in section:
             values["policy"] = section["policy"].choice(Policy)
+        if "format_assertion" in section:
+            values["format_assertion"] = section["format_assertion"].boolean()
     if "protobuf" in top:
         values.update(_protobuf(top["protobuf"]))
     if "rules" in top:

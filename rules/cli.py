@@ -35,6 +35,8 @@ def _parser(prog: str = "python -m rules") -> argparse.ArgumentParser:
                      help="an older version NEW must also be compatible with (repeatable)")
     run.add_argument("--policy", choices=[p.value for p in Policy], default=Policy.LENIENT.value,
                      help="JSON Schema only: strict (Confluent) or lenient (default)")
+    run.add_argument("--format-assertion", action="store_true",
+                     help='JSON Schema only: validators assert "format", so a format change is an error')
     docs = commands.add_parser("docs", help="render the rules reference")
     # No default here: main fills in docs/rules.md, so `check` never imports the renderer.
     docs.add_argument("--output", help="file to write, - for stdout")
@@ -82,7 +84,8 @@ def _check(args: argparse.Namespace) -> int:
         against = [read(path, proto_paths=proto_paths) for path in args.against]
         report = check(old, new, format=Format(args.format) if args.format else None,
                        mode=Mode(args.mode), against=against,
-                       options=Options(policy=Policy(args.policy)))
+                       options=Options(policy=Policy(args.policy),
+                                       format_assertion=args.format_assertion))
     except SchemaError as error:
         print(f"error: {error}", file=sys.stderr)
         if args.output == Output.GITHUB.value:  # also as an annotation on the file and line

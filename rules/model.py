@@ -164,6 +164,9 @@ class Options:
     """Knobs of one comparison; the CLI and the bot's repository config both map onto these."""
 
     policy: Policy = Policy.LENIENT
+    # JSON Schema: whether validators assert "format" (2019-09 and 2020-12 make it an annotation
+    # by default, and Confluent ignores it); off, a format change is a warning, not an error.
+    format_assertion: bool = False
     # protobuf: buf's breaking categories to enforce ("WIRE" always; "WIRE_JSON" adds JSON names)
     proto_categories: frozenset[str] = frozenset({"WIRE", "WIRE_JSON"})
     # rule id -> severity to report it at, or None to turn the rule off

@@ -14,7 +14,7 @@ from typing import Iterable
 from ..model import BOTH_DIRECTIONS, Finding, Options
 from . import (decimal_changed, enum_symbol_added, enum_symbol_removed,
                field_added_without_default, field_deleted_not_deprecated,
-               field_removed_without_default, field_renamed_with_alias,
+               field_alias_ambiguous, field_removed_without_default, field_renamed_with_alias,
                field_renamed_without_alias, fixed_size_changed, logical_type_changed,
                named_type_renamed_with_alias, named_type_renamed_without_alias,
                nullable_made_non_nullable, type_changed, type_promoted, union_branch_added,
@@ -30,6 +30,7 @@ RULES = (
     field_deleted_not_deprecated,
     field_renamed_without_alias,
     field_renamed_with_alias,
+    field_alias_ambiguous,
     type_changed,
     type_promoted,
     union_branch_removed,

@@ -5,6 +5,7 @@ import re
 from collections import Counter
 
 from ..model import SchemaError
+from .logical import annotation
 from .schema import (NAMED_KINDS, NO_DEFAULT, PRIMITIVES, Array, Enum, Field, Fixed, Map, Named,
                      Record, Type, Union)
 
@@ -39,6 +40,7 @@ class Builder:
         self.named: dict[str, Named] = {}
         self.defaulted: list[Field] = []  # fields with a default, checked once all types exist
         self.names_ok: set[str] = set()
+        self.ignored_logical = False
 
     def fail(self, line: int | None, problem: str):
         raise SchemaError(self.file, line, problem)
@@ -77,7 +79,9 @@ class Builder:
             self.fail(line, MISSING.format(what="schema object", key="type"))
         if not isinstance(kind, str):
             self.fail(obj.key_line("type"), NOT_A_TYPE.format(value=_short(kind)))
-        logical = tuple((k, obj[k]) for k in ("logicalType", "precision", "scale") if k in obj)
+        logical = annotation(obj, kind)
+        if not logical and obj.get("logicalType") == "decimal":
+            self.ignored_logical = True  # an invalid decimal: the plain type is used
         if kind in PRIMITIVES:
             return Type(kind=kind, line=line, logical=logical)
         if kind == "array":

@@ -8,6 +8,7 @@ from ..model import SchemaError, Source
 from . import defaults
 from .build import Builder
 from .gc_pause import gc_paused
+from .logical import effective
 from .schema import Parsed
 
 BAD_DEFAULT = 'default of field "{field}" is not a valid {type} value: {value}'
@@ -31,7 +32,8 @@ def _parse(source: Source) -> Parsed:
         if not defaults.valid(field.type, field.default):
             raise SchemaError(source.path, field.node.key_line("default"), BAD_DEFAULT.format(
                 field=field.name, type=field.type.label, value=_short(field.default)))
-    _fastavro_accepts(document, source.path)
+    # fastavro refuses what the specification says to ignore: give it what a reader uses.
+    _fastavro_accepts(effective(document) if builder.ignored_logical else document, source.path)
     return Parsed(path=source.path, root=root, named=builder.named, text=source.text)
 
 

@@ -5,7 +5,7 @@ import dataclasses
 from typing import Iterable, Iterator
 
 from ..model import Direction, Finding, Options, Policy, SchemaError
-from . import pairs, paths
+from . import content, pairs, paths
 from .flatten import Flattener
 from .parse import Parsed
 
@@ -72,6 +72,12 @@ class Context:
 
     def breaks(self, old: tuple, new: tuple, lines: tuple = (1, 1)) -> frozenset[Direction]:
         """Directions in which two schemas (tuples of raw nodes) are incompatible."""
+        # `false` accepts nothing: no data was written under it (nothing to read), and every
+        # value written under the other side is rejected by it (unless that side is `false` too).
+        old_none, new_none = content.is_closed(old), content.is_closed(new)
+        if old_none or new_none:
+            return frozenset() if old_none and new_none else frozenset(
+                {Direction.FORWARD} if old_none else {Direction.BACKWARD})
         key = (tuple(map(id, old)), tuple(map(id, new)), "schemas")
         if key not in self._trials:
             self._trials[key] = (old, new, [])

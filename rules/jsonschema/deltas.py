@@ -6,10 +6,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterator
 
+from ..model import Severity
 from . import values
 from .flat import LOWER_BOUNDS, Flat, bound_key
 
 TIGHTENED, LOOSENED, CHANGED = "tightened", "loosened", "changed"
+FORMAT_ANNOTATION = (' "format" is an annotation unless validators assert it, so no data is'
+                     ' rejected by default (CLI: --format-assertion; App: jsonschema.format_assertion:'
+                     ' true makes it an error).')
 MAX_SHOWN = 5  # enum values quoted in a message
 # keyword -> the kind of value it constrains
 COUNT_KIND = {"minLength": "string", "maxLength": "string", "minItems": "array", "maxItems": "array",
@@ -53,6 +57,13 @@ def show_enum(flat: Flat) -> str:
     shown = [json.dumps(v) for v in list(flat.enum.values())[:MAX_SHOWN]]
     more = ", ..." if len(flat.enum) > MAX_SHOWN else ""
     return "[" + ", ".join(shown) + more + "]"
+
+
+def severity(delta: Delta, options) -> tuple[Severity | None, str]:
+    """(severity override, message suffix): "format" is an annotation unless asserted."""
+    if delta.keyword == "format" and not options.format_assertion:
+        return Severity.WARNING, FORMAT_ANNOTATION
+    return None, ""
 
 
 def constraints(old: Flat, new: Flat) -> Iterator[Delta]:

@@ -20,5 +20,10 @@ PAIR = OverlapPair
 MESSAGE = 'Alternative "{path}" was added to "oneOf" and overlaps an existing alternative; old data matching both no longer validates.'
 
 
+BECAME_EXCLUSIVE = ('Alternative "{path}" became exclusive ("anyOf" to "oneOf") and overlaps another; '
+                    'old data matching both no longer validates.')
+
+
 def check(pair: OverlapPair, ctx):
-    yield SPEC.finding(path=pair.path, line=pair.added.line, message=MESSAGE.format(path=pair.path))
+    template = BECAME_EXCLUSIVE if "/anyOf[" in pair.old.label else MESSAGE
+    yield SPEC.finding(path=pair.path, line=pair.added.line, message=template.format(path=pair.path))

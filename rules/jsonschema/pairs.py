@@ -196,8 +196,11 @@ def _closest(ctx, direction: Direction, source: Flat, targets: list[Flat]) -> Fl
 
 def _overlaps(ctx, olds: list[Flat], news: list[Flat], path: str) -> Iterator:
     exclusive = [n for n in news if "/oneOf[" in n.label]
-    added = [n for n in exclusive if not any(content.may_contain(o, n) and content.may_contain(n, o)
-                                             and not ctx.trial(o, n) for o in olds)]
+    # Only an old *oneOf* alternative vouches that old data matched it alone: an anyOf one
+    # that became a oneOf one (same schema) may now match together with its neighbours.
+    added = [n for n in exclusive
+             if not any(_equivalent(ctx, o, n) for o in olds if "/oneOf[" in o.label)
+             and not _narrowed_in_place(ctx, olds, n)]
     for old in olds:
         if old.empty or not added:
             continue
@@ -206,3 +209,14 @@ def _overlaps(ctx, olds: list[Flat], news: list[Flat], path: str) -> Iterator:
         for extra in added:
             if matched and extra is not matched[0] and (extra in matched or content.may_overlap(old, extra)):
                 yield OverlapPair(old, extra, path + extra.label)
+
+
+def _equivalent(ctx, old: Flat, new: Flat) -> bool:
+    return content.may_contain(old, new) and content.may_contain(new, old) and not ctx.trial(old, new)
+
+
+def _narrowed_in_place(ctx, olds: list[Flat], new: Flat) -> bool:
+    """A changed oneOf alternative that accepts nothing its old self (same position) did not:
+    old data it matches matched that alternative alone, so it cannot match two now."""
+    return any(o.label == new.label and content.may_contain(new, o)
+               and Direction.FORWARD not in ctx.trial(o, new) for o in olds)

@@ -52,6 +52,7 @@ class Case:
         against = [rules.read(str(self.folder / name), proto_paths=roots)
                    for name in args.get("against", [])]
         options = Options(policy=Policy(args.get("policy", "lenient")),
+                          format_assertion=args.get("format_assertion", False),
                           severities={k: rules.Severity(v) if v else None
                                       for k, v in args.get("severities", {}).items()})
         return rules.check(old, new, format=self.fmt, mode=Mode(args.get("mode", "backward")),

@@ -53,7 +53,6 @@ BAD = {
     "duplicate-union-branch": (b'["int", "int"]', 1, "twice"),
     "not-a-type": (b"42", 1, "not an Avro type"),
     "aliases-not-a-list": (_record('{"name": "a", "type": "int", "aliases": "b"}').encode(), 2, "JSON array"),
-    "bad-decimal-precision": (b'{"type": "bytes", "logicalType": "decimal", "precision": -2}', None, "precision"),
 }
 
 
