@@ -1,14 +1,15 @@
-"""Flags an enum value whose number stayed but whose name changed (advisory).
+"""Flags an enum value whose number stayed but whose name changed.
 
 Binary payloads carry only the number, so the rename is wire-safe; JSON payloads carry the
-name, and generated code names it (buf: ENUM_VALUE_SAME_NAME in WIRE_JSON). Reported as a
-warning; a repository config can make it an error.
+name, and generated code names it. With the WIRE_JSON category (the default, as buf's
+ENUM_VALUE_SAME_NAME) it is an error in both directions: JSON written with one name is
+rejected by the other version's parser. With WIRE alone it is a warning.
 
 Example: `STATUS_INACTIVE = 1;` becomes `STATUS_DISABLED = 1;`.
 
 Fix: keep the old name, or add the new name as an alias (`option allow_alias = true;`).
 """
-from ..model import ADVISORY, Format, Severity
+from ..model import ADVISORY, BOTH_DIRECTIONS, Format, Severity
 from ..registry import RuleSpec
 from .pairs import Kind
 
@@ -16,12 +17,17 @@ SPEC = RuleSpec(id="PROTO_ENUM_VALUE_RENAMED", format=Format.PROTOBUF, breaks=AD
                 severity=Severity.WARNING, summary="an enum value changed its name (same number)")
 KINDS = (Kind.ENUM_VALUE,)
 MESSAGE = 'Enum value "{old}" (number {number}) was renamed to "{new}".'
+JSON_NAME = ' JSON payloads carry the name: "{old}" is unknown to the new version and "{new}" to the old.'
 
 
 def check(pair, ctx):
     if pair.old is None or pair.new is None:
         return
     line, side = pair.where()
-    yield SPEC.finding(path=pair.path, line=line, side=side,
-                       message=MESSAGE.format(old=pair.old_path, number=pair.new.number,
-                                              new=pair.new.name))
+    message = MESSAGE.format(old=pair.old_path, number=pair.new.number, new=pair.new.name)
+    if not ctx.json:
+        yield SPEC.finding(path=pair.path, line=line, side=side, message=message)
+        return
+    yield SPEC.finding(path=pair.path, line=line, side=side, breaks=BOTH_DIRECTIONS,
+                       severity=Severity.ERROR,
+                       message=message + JSON_NAME.format(old=pair.old.name, new=pair.new.name))

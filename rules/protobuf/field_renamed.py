@@ -1,15 +1,16 @@
-"""Flags a field whose number stayed but whose name changed (advisory).
+"""Flags a field whose number stayed but whose name changed.
 
 The binary encoding only carries numbers, so a rename is wire-safe. It still changes the JSON
-mapping (the key old JSON payloads and old readers use), text format, and every line of generated
-code that names the field (buf: FIELD_SAME_NAME in WIRE_JSON). Reported as a warning; a
-repository config can make it an error.
+mapping (the key JSON payloads use), text format, and every line of generated code that names
+the field. With the WIRE_JSON category (the default, as buf's FIELD_SAME_NAME) it is an error in
+both directions: JSON written by one version loses the field when read by the other. With WIRE
+alone it is a warning.
 
 Example: `string user_name = 2;` becomes `string username = 2;`.
 
 Fix: keep the old name, or accept the rename knowingly (and coordinate JSON consumers).
 """
-from ..model import ADVISORY, Format, Severity
+from ..model import ADVISORY, BOTH_DIRECTIONS, Format, Severity
 from ..registry import RuleSpec
 from .pairs import Kind
 
@@ -17,6 +18,9 @@ SPEC = RuleSpec(id="PROTO_FIELD_RENAMED", format=Format.PROTOBUF, breaks=ADVISOR
                 severity=Severity.WARNING, summary="a field changed its name (same number)")
 KINDS = (Kind.FIELD,)
 MESSAGE = 'Field "{old}" (number {number}) was renamed to "{new}".'
+JSON_KEY = (' JSON payloads key it "{old_json}", now "{new_json}": a parser of either version '
+            'rejects the other\'s key, or drops its value if it ignores unknown fields.')
+SAME_KEY = ' Its JSON name stays "{json}", but text format and generated code change.'
 
 
 def check(pair, ctx):
@@ -24,5 +28,11 @@ def check(pair, ctx):
     if old is None or new is None or old.name == new.name:
         return
     line, side = pair.where()
-    yield SPEC.finding(path=pair.path, line=line, side=side,
-                       message=MESSAGE.format(old=pair.old_path, number=new.number, new=new.name))
+    message = MESSAGE.format(old=pair.old_path, number=new.number, new=new.name)
+    if not ctx.json:
+        yield SPEC.finding(path=pair.path, line=line, side=side, message=message)
+        return
+    note = (SAME_KEY.format(json=new.json_name) if old.json_name == new.json_name
+            else JSON_KEY.format(old_json=old.json_name, new_json=new.json_name))
+    yield SPEC.finding(path=pair.path, line=line, side=side, message=message + note,
+                       breaks=BOTH_DIRECTIONS, severity=Severity.ERROR)

@@ -53,6 +53,7 @@ class Case:
                    for name in args.get("against", [])]
         options = Options(policy=Policy(args.get("policy", "lenient")),
                           format_assertion=args.get("format_assertion", False),
+                          proto_categories=frozenset(args.get("categories", ("WIRE", "WIRE_JSON"))),
                           severities={k: rules.Severity(v) if v else None
                                       for k, v in args.get("severities", {}).items()})
         return rules.check(old, new, format=self.fmt, mode=Mode(args.get("mode", "backward")),
