@@ -37,4 +37,16 @@ def read(path: str, *, proto_paths: tuple[str, ...] = ()) -> Source:
     if len(data) > MAX_SCHEMA_BYTES:
         size = Path(path).stat().st_size
         raise SchemaError(path, None, TOO_LARGE.format(size=size, limit=MAX_SCHEMA_BYTES))
-    return Source(path=path, text=decode(path, data), proto_paths=proto_paths)
+    return Source(path=path, text=decode(path, data), proto_paths=own_root_first(path, proto_paths))
+
+
+def own_root_first(path: str, roots: tuple[str, ...]) -> tuple[str, ...]:
+    """The import roots with the one holding `path` first: `--proto-path old --proto-path new`
+    must resolve NEW's imports from new/, not from the old copy of the tree."""
+    where = Path(path).resolve()
+    holding = [root for root in roots if where.is_relative_to(Path(root).resolve())]
+    if not holding:
+        return roots
+    # The deepest root that holds the file is its own; the rest keep their order.
+    own = max(holding, key=lambda root: len(Path(root).resolve().parts))
+    return (own, *(root for root in roots if root != own))

@@ -1,4 +1,7 @@
 """Imports: supplied texts and proto_path roots resolve; imported types the file uses are compared."""
+import pytest
+
+import rules
 from rules.model import Severity, Side
 from tests.rules.protobuf.support import WIRE, check, rules_of, source
 
@@ -76,3 +79,29 @@ def test_recursive_message_types_terminate():
                    source(tree, imports={"node.proto": node.replace("{kind}", "double")}))
     assert [(f.rule, f.path) for f in report.findings] == [("PROTO_FIELD_TYPE_INCOMPATIBLE",
                                                             "Node.value")]
+
+
+COMMON = 'syntax = "proto3";\npackage acme;\nmessage Money {{ int64 units = 1; }}\n{extra}'
+ORDER = 'syntax = "proto3";\npackage acme;\nimport "acme/common.proto";\nmessage Order {{ Money total = 1;{extra} }}\n'
+
+
+def _tree(root, *, common_extra: str, order_extra: str) -> str:
+    (root / "acme").mkdir(parents=True)
+    (root / "acme" / "common.proto").write_text(COMMON.format(extra=common_extra))
+    (root / "acme" / "order.proto").write_text(ORDER.format(extra=order_extra))
+    return str(root / "acme" / "order.proto")
+
+
+@pytest.mark.parametrize("roots_order", ["old-first", "new-first"])
+def test_each_side_resolves_imports_from_its_own_root_first(tmp_path, roots_order):
+    """A commit that adds a type in one file and uses it in another compiles on its own side,
+    whatever order the roots are given in (buf breaking --against does the same)."""
+    old = _tree(tmp_path / "old", common_extra="", order_extra="")
+    new = _tree(tmp_path / "new", common_extra="message Currency { string code = 1; }\n",
+                order_extra=" Currency currency = 2;")
+    roots = [str(tmp_path / "old"), str(tmp_path / "new")]
+    if roots_order == "new-first":
+        roots.reverse()
+    report = rules.check(rules.read(old, proto_paths=tuple(roots)),
+                         rules.read(new, proto_paths=tuple(roots)))
+    assert report.compatible and report.findings == ()
