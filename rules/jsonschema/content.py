@@ -1,12 +1,14 @@
 """Facts about object content models: fallbacks for undeclared names, renames, overlaps."""
 from __future__ import annotations
 
+from difflib import SequenceMatcher
 from functools import lru_cache
 
 from . import values
 from .flat import Flat
 
 # Annotations do not change what a property accepts, so they do not stop a rename match.
+MAX_RENAME_CANDIDATES = 16
 NOT_SHAPE = frozenset({"title", "description", "deprecated", "$comment", "examples", "default"})
 
 
@@ -64,8 +66,18 @@ def renames(old: Flat, new: Flat, removed: list[str], added: list[str]) -> dict[
     for name in removed:
         candidates = free.get(_shape(old.props[name]) or "", [])
         if candidates:
-            out[name] = candidates.pop(0)
+            # Of several alike, the closest name: `noproxy` became `noProxy`, not `httpProxy`.
+            # (among the first few: a huge rewrite must not cost removed x added comparisons)
+            best = max(candidates[:MAX_RENAME_CANDIDATES], key=lambda added: _likeness(name, added))
+            candidates.remove(best)
+            out[name] = best
     return out
+
+
+def _likeness(old: str, new: str) -> tuple:
+    """How alike two property names are: the same but for case and separators, then by letters."""
+    fold = lambda name: name.lower().replace("_", "").replace("-", "")
+    return fold(old) == fold(new), SequenceMatcher(None, old.lower(), new.lower()).ratio()
 
 
 def _literals(schemas: tuple) -> set | None:
