@@ -22,6 +22,9 @@ class RuleSpec:
     breaks: frozenset[Direction]
     severity: Severity
     summary: str  # one line for the rules table
+    # Who is hurt and how, when that is not "a reader cannot read the other side's data"
+    # (the generic sentence for `breaks`): shown instead of it in the App's comments.
+    impact: str = ""
 
     def finding(self, *, path: str, line: int, message: str, side: Side = Side.NEW,
                 suggestion: Suggestion | None = None,

@@ -1,7 +1,10 @@
 """Plain sentences about a finding: how bad it is, what breaks and for whom, what to do."""
 from __future__ import annotations
 
-from rules import Direction, Finding, Mode, Severity
+from functools import lru_cache
+
+from rules import Direction, Finding, Mode, Severity, all_specs
+
 
 from ..config import DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_INVALID
 
@@ -52,6 +55,11 @@ def what_breaks(finding: Finding, *, mode: Mode, transitive: bool = False) -> st
     if finding.rule in OWN_RULES:
         return OWN_RULES[finding.rule]
     breaks = finding.breaks or frozenset()
+    impact = _impacts().get(finding.rule)
+    if impact:  # the rule's own account: its harm is not a plain read failure
+        checked = breaks & mode.directions
+        note = MODE_REQUIRES.format(mode=mode.value, required=REQUIRED[mode]) if checked else ""
+        return WHAT_BREAKS.format(who=impact[0].upper() + impact[1:], mode_note=note).rstrip()
     if not breaks:
         return ADVISORY
     checked = sorted(breaks & mode.directions, key=lambda d: d.value)
@@ -65,6 +73,11 @@ def what_breaks(finding: Finding, *, mode: Mode, transitive: bool = False) -> st
     required = REQUIRED[mode] + (TRANSITIVE if transitive else "")
     return WHAT_BREAKS.format(who=who[0].upper() + who[1:],
                               mode_note=MODE_REQUIRES.format(mode=mode.value, required=required))
+
+
+@lru_cache(maxsize=1)
+def _impacts() -> dict[str, str]:
+    return {rule: spec.impact for rule, spec in all_specs().items() if spec.impact}
 
 
 def what_to_do(finding: Finding) -> str:

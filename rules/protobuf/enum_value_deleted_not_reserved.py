@@ -13,9 +13,14 @@ from ..registry import RuleSpec
 from .pairs import Kind
 from .reservation import deleted_without_reserving
 
+IMPACT = ("nothing yet: data written with the old schema still decodes, the enum value is "
+          "skipped. The harm comes later: a enum value that reuses the number (or the name, in "
+          "JSON) reads old data as its own, with the wrong type or meaning, and nothing flags it "
+          "then.")
 SPEC = RuleSpec(id="PROTO_ENUM_VALUE_DELETED_NOT_RESERVED", format=Format.PROTOBUF,
                 breaks=BOTH_DIRECTIONS, severity=Severity.ERROR,
-                summary="an enum value was deleted without reserving its number (and name)")
+                summary="an enum value was deleted without reserving its number (and name)",
+                impact=IMPACT)
 KINDS = (Kind.ENUM_VALUE,)
 MESSAGE = 'Enum value "{path}" (number {number}) was deleted without reserving {what}.'
 

@@ -13,8 +13,12 @@ from ..model import ADVISORY, BOTH_DIRECTIONS, Format, Severity
 from ..registry import RuleSpec
 from .pairs import Kind
 
+IMPACT = ("binary data is unaffected (it carries numbers). JSON payloads carry the value's name, "
+          "so a reader of one version rejects the other's; generated code that names the value "
+          "stops compiling.")
 SPEC = RuleSpec(id="PROTO_ENUM_VALUE_RENAMED", format=Format.PROTOBUF, breaks=ADVISORY,
-                severity=Severity.WARNING, summary="an enum value changed its name (same number)")
+                severity=Severity.WARNING, summary="an enum value changed its name (same number)",
+                impact=IMPACT)
 KINDS = (Kind.ENUM_VALUE,)
 MESSAGE = 'Enum value "{old}" (number {number}) was renamed to "{new}".'
 JSON_NAME = ' JSON payloads carry the name: "{old}" is unknown to the new version and "{new}" to the old.'

@@ -15,9 +15,13 @@ from ..registry import RuleSpec
 from .pairs import Kind
 from .reservation import deleted_without_reserving
 
+IMPACT = ("nothing yet: data written with the old schema still decodes, the field is skipped. The "
+          "harm comes later: a field that reuses the number (or the name, in JSON) reads old data "
+          "as its own, with the wrong type or meaning, and nothing flags it then.")
 SPEC = RuleSpec(id="PROTO_FIELD_DELETED_NOT_RESERVED", format=Format.PROTOBUF,
                 breaks=BOTH_DIRECTIONS, severity=Severity.ERROR,
-                summary="a field was deleted without reserving its number (and name)")
+                summary="a field was deleted without reserving its number (and name)",
+                impact=IMPACT)
 KINDS = (Kind.FIELD,)
 MESSAGE = 'Field "{path}" (number {number}) was deleted without reserving {what}.'
 

@@ -14,8 +14,12 @@ from ..model import ADVISORY, BOTH_DIRECTIONS, Format, Severity
 from ..registry import RuleSpec
 from .pairs import Kind
 
+IMPACT = ("binary data is unaffected (it carries numbers). JSON payloads and text format carry "
+          "the name, so a reader of one version does not recognise the other's key; generated "
+          "code that names the field stops compiling.")
 SPEC = RuleSpec(id="PROTO_FIELD_RENAMED", format=Format.PROTOBUF, breaks=ADVISORY,
-                severity=Severity.WARNING, summary="a field changed its name (same number)")
+                severity=Severity.WARNING, summary="a field changed its name (same number)",
+                impact=IMPACT)
 KINDS = (Kind.FIELD,)
 MESSAGE = 'Field "{old}" (number {number}) was renamed to "{new}".'
 JSON_KEY = (' JSON payloads key it "{old_json}", now "{new_json}": a parser of either version '

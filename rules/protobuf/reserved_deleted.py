@@ -15,9 +15,12 @@ from .pairs import Kind
 from .schema import Message
 from .suggest import anchor_in, insert, reserved_statements
 
+IMPACT = ("nothing yet: the reservation only guarded against reuse. Without it a future field or "
+          "value may take the number or name and read data written long ago as its own.")
 SPEC = RuleSpec(id="PROTO_RESERVED_DELETED", format=Format.PROTOBUF, breaks=BOTH_DIRECTIONS,
                 severity=Severity.ERROR,
-                summary="reserved numbers or names were removed from a message or enum")
+                summary="reserved numbers or names were removed from a message or enum",
+                impact=IMPACT)
 KINDS = (Kind.MESSAGE, Kind.ENUM)
 MESSAGE = '{what} "{path}" no longer reserves {items}.'
 TITLE = "Restore the reservation of {items}"

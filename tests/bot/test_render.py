@@ -126,6 +126,19 @@ def test_body_says_what_breaks_for_whom_in_which_mode(breaks, mode, wanted):
     assert f"`{mode.value}` mode" in body or not breaks
 
 
+@pytest.mark.parametrize("rule, wanted", [
+    ("PROTO_FIELD_DELETED_NOT_RESERVED", "Nothing yet: data written with the old schema still decodes"),
+    ("PROTO_ENUM_VALUE_DELETED_NOT_RESERVED", "reuses the number"),
+    ("PROTO_RESERVED_DELETED", "Nothing yet: the reservation only guarded against reuse"),
+    ("PROTO_FIELD_RENAMED", "Binary data is unaffected"),
+])
+def test_a_rule_with_its_own_impact_says_it_instead_of_the_generic_sentence(rule, wanted):
+    body = place(finding(rule=rule, breaks=BOTH), file=review_of(mode=Mode.FULL),
+                 fingerprint="0" * 16).body
+    assert wanted in body
+    assert "cannot read data written with" not in body  # not the mode's generic sentence
+
+
 def test_error_without_a_fix_says_what_to_do():
     body = place(finding(), file=review_of(), fingerprint="0" * 16).body
     assert "**What to do:**" in body and "/schema-override" in body
