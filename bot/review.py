@@ -204,7 +204,7 @@ def _transitive(change: FileChange, classified: Classification, config: Config, 
                 seen.add((finding.rule, finding.path, finding.side))
                 # Name the version: its base-side lines cannot be shown on this diff.
                 where = f"{base_path}@{sha[:7]}" if finding.side is Side.OLD else finding.file
-                findings.append(replace(finding, file=where))
+                findings.append(replace(finding, file=where, against=sha[:7]))
 
 
 def _bytes(text: str | bytes) -> bytes:

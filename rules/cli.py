@@ -46,6 +46,7 @@ def _parser(prog: str = "python -m rules") -> argparse.ArgumentParser:
 def _print_text(report: Report) -> None:
     for finding in report.findings:
         side = " (old)" if finding.side.value == "old" else ""
+        side += f" (against {finding.against})" if finding.against else ""
         print(f"{finding.file}:{finding.line}{side}: {finding.severity.value} {finding.rule} "
               f"{finding.path}: {finding.message}")
         if finding.suggestion:

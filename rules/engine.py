@@ -45,7 +45,8 @@ def check(old: Source, new: Source, *, format: Format | None = None,
     findings: dict[tuple, Finding] = {}
     for older in (old, *against):
         raw = package.compare(_parse(package, older, Side.OLD), new_parsed, options)
-        for finding in _resolve(raw, specs, mode, options, old_file=older.path, new_file=new.path):
+        for finding in _resolve(raw, specs, mode, options, old_file=older.path, new_file=new.path,
+                                against=None if older is old else older.path):
             # Transitive checks see the same change against several versions: report it once.
             findings.setdefault((finding.rule, finding.path, finding.side), finding)
     ordered = sorted(findings.values(), key=lambda f: f.sort_key)
@@ -54,7 +55,7 @@ def check(old: Source, new: Source, *, format: Format | None = None,
 
 
 def _resolve(raw: Iterable[Finding], specs: dict[str, RuleSpec], mode: Mode, options: Options,
-             *, old_file: str, new_file: str) -> Iterable[Finding]:
+             *, old_file: str, new_file: str, against: str | None) -> Iterable[Finding]:
     """Apply the spec's policy, the mode and the configured severities to each raw finding."""
     for finding in raw:
         spec = specs[finding.rule]
@@ -65,7 +66,7 @@ def _resolve(raw: Iterable[Finding], specs: dict[str, RuleSpec], mode: Mode, opt
         severity = configured
         if breaks and not breaks & mode.directions:
             severity = Severity.INFO  # breaks only in a direction this mode does not check
-        yield dataclasses.replace(finding, severity=severity, breaks=breaks,
+        yield dataclasses.replace(finding, severity=severity, breaks=breaks, against=against,
                                   file=old_file if finding.side is Side.OLD else new_file)
 
 

@@ -89,6 +89,8 @@ class Finding:
     file: str = ""
     # Directions in which this change breaks compatibility; None means the rule's spec decides.
     breaks: frozenset[Direction] | None = field(default=None, compare=False)
+    # The older version this was found against (transitive checks); None: against OLD itself.
+    against: str | None = None
 
     def to_json(self) -> dict:
         out = {
@@ -99,6 +101,7 @@ class Finding:
             "path": self.path,
             "message": self.message,
             "suggestion": self.suggestion.to_json() if self.suggestion else None,
+            "against": self.against,
         }
         if self.side is Side.OLD:
             out["side"] = Side.OLD.value

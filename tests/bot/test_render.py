@@ -139,6 +139,17 @@ def test_a_rule_with_its_own_impact_says_it_instead_of_the_generic_sentence(rule
     assert "cannot read data written with" not in body  # not the mode's generic sentence
 
 
+def test_a_transitive_finding_names_the_mode_and_the_version_it_broke_against():
+    found = finding(breaks=BACKWARD)
+    older = Finding(**{**found.__dict__, "against": "3f2a9c1"})
+    file = FileReview(path="user.avsc", format=Format.AVRO, mode=Mode.BACKWARD, transitive=True,
+                      base_path="user.avsc", findings=(older,), diff=parse_patch(PATCH))
+    body = place(older, file=file, fingerprint="0" * 16).body
+    assert "`backward_transitive` mode" in body and "version `3f2a9c1`" in body
+    plain = place(found, file=review_of(), fingerprint="0" * 16).body
+    assert "`backward` mode" in plain and "Found against" not in plain
+
+
 def test_error_without_a_fix_says_what_to_do():
     body = place(finding(), file=review_of(), fingerprint="0" * 16).body
     assert "**What to do:**" in body and "/schema-override" in body
