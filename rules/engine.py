@@ -66,8 +66,10 @@ def _resolve(raw: Iterable[Finding], specs: dict[str, RuleSpec], mode: Mode, opt
         severity = configured
         if breaks and not breaks & mode.directions:
             severity = Severity.INFO  # breaks only in a direction this mode does not check
+        # A format may name another file it read (a type defined there); else the version's own.
+        own = old_file if finding.side is Side.OLD else new_file
         yield dataclasses.replace(finding, severity=severity, breaks=breaks, against=against,
-                                  file=old_file if finding.side is Side.OLD else new_file)
+                                  file=finding.file or own)
 
 
 def _cap(findings: list[Finding], new_file: str) -> tuple[Finding, ...]:

@@ -1,9 +1,13 @@
 """Turning untrusted bytes (a local file or a fetched blob) into a Source, within the limits."""
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from .limits import MAX_SCHEMA_BYTES
+
+MAX_WALKED = 5000  # directory entries looked at for sibling schemas
 from .model import SchemaError, Source
 
 TOO_LARGE = "file is {size:,} bytes, over the {limit:,}-byte limit for a schema"
@@ -37,7 +41,55 @@ def read(path: str, *, proto_paths: tuple[str, ...] = ()) -> Source:
     if len(data) > MAX_SCHEMA_BYTES:
         size = Path(path).stat().st_size
         raise SchemaError(path, None, TOO_LARGE.format(size=size, limit=MAX_SCHEMA_BYTES))
-    return Source(path=path, text=decode(path, data), proto_paths=own_root_first(path, proto_paths))
+    imports = SiblingSchemas(path, ".avsc") if path.endswith(".avsc") else {}
+    return Source(path=path, text=decode(path, data), proto_paths=own_root_first(path, proto_paths),
+                  imports=imports)
+
+
+class SiblingSchemas(Mapping):
+    """The other files with the same extension under a file's directory, path -> text: the
+    named types an Avro file may use by name. Read only when the file names a type it does not
+    define itself, and bounded: a file in a huge directory does not walk all of it."""
+
+    def __init__(self, path: str, suffix: str):
+        self._own, self._suffix, self._files = Path(path).resolve(), suffix, None
+
+    def __bool__(self) -> bool:
+        return True  # asked before any lookup; the walk decides what is really there
+
+    def _load(self) -> dict[str, str]:
+        if self._files is None:
+            self._files = {}
+            for other in _walk(self._own.parent, self._suffix):
+                if other.resolve() == self._own or other.stat().st_size > MAX_SCHEMA_BYTES:
+                    continue
+                try:
+                    self._files[str(other)] = decode(str(other), other.read_bytes())
+                except (OSError, SchemaError):
+                    continue  # not a usable schema: it defines nothing
+        return self._files
+
+    def __getitem__(self, key: str) -> str:
+        return self._load()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+
+def _walk(root: Path, suffix: str) -> Iterator[Path]:
+    """Files ending in `suffix` under root, visiting at most MAX_WALKED entries."""
+    visited = 0
+    for folder, dirs, files in os.walk(root):
+        dirs.sort()
+        for name in sorted(files):
+            visited += 1
+            if visited > MAX_WALKED:
+                return
+            if name.endswith(suffix):
+                yield Path(folder) / name
 
 
 def own_root_first(path: str, roots: tuple[str, ...]) -> tuple[str, ...]:

@@ -11,7 +11,7 @@ import dataclasses
 from collections import defaultdict
 from typing import Iterable
 
-from ..model import BOTH_DIRECTIONS, Finding, Options
+from ..model import BOTH_DIRECTIONS, Finding, Options, Side
 from . import (decimal_changed, enum_symbol_added, enum_symbol_removed,
                field_added_without_default, field_deleted_not_deprecated,
                field_alias_ambiguous, field_removed_without_default, field_renamed_with_alias,
@@ -20,9 +20,9 @@ from . import (decimal_changed, enum_symbol_added, enum_symbol_removed,
                nullable_made_non_nullable, type_changed, type_promoted, union_branch_added,
                union_branch_removed)
 from .gc_pause import gc_paused
-from .pairs import Context, walk
+from .pairs import Context, TypePair, walk
 from .parse import parse
-from .schema import Parsed
+from .schema import Named, Parsed
 
 RULES = (
     field_added_without_default,
@@ -59,10 +59,25 @@ def _findings(old: Parsed, new: Parsed) -> Iterable[Finding]:
     for rule in RULES:
         checks[rule.PAIR].append(rule)
     ctx = Context(old=old, new=new)
-    for pair in walk(old.root, new.root):
+    within = [old.path, new.path]
+    for pair in walk(old.root, new.root, within):
         for rule in checks[type(pair)]:
             for finding in rule.check(pair, ctx):
+                finding = _attributed(finding, pair, within, old=old.path, new=new.path)
                 yield from _within(finding, rule.SPEC, getattr(pair, "directions", BOTH_DIRECTIONS))
+
+
+def _attributed(finding: Finding, pair, within: list, *, old: str, new: str) -> Finding:
+    """A finding about a type defined in another file names that file (its line is there).
+    Suggestions are made from the checked file's own text, so one for another file is dropped."""
+    if isinstance(pair, TypePair) and isinstance(pair.old, Named) and isinstance(pair.new, Named):
+        files = (pair.old.file, pair.new.file)
+    else:
+        files = within
+    file = files[0] if finding.side is Side.OLD else files[1]
+    if file in ("", old, new):
+        return finding
+    return dataclasses.replace(finding, file=file, suggestion=None)
 
 
 def _within(finding: Finding, spec, directions) -> Iterable[Finding]:

@@ -5,6 +5,7 @@ import re
 from collections import Counter
 
 from ..model import SchemaError
+from .library import Library
 from .logical import annotation
 from .schema import (NAMED_KINDS, NO_DEFAULT, PRIMITIVES, Array, Enum, Field, Fixed, Map, Named,
                      Record, Type, Union)
@@ -35,8 +36,10 @@ SHARED_PRIMITIVES = {kind: Type(kind=kind, line=0) for kind in PRIMITIVES}
 class Builder:
     """Turns one JSON document into model types; raises SchemaError naming the line at fault."""
 
-    def __init__(self, file: str):
-        self.file = file
+    def __init__(self, file: str, library: Library | None = None):
+        self.file, self.library = file, library
+        self.loaded: list[tuple[str, object]] = []  # other files built in, dependencies first
+        self._loading: set[str] = set()
         self.named: dict[str, Named] = {}
         self.defaulted: list[Field] = []  # fields with a default, checked once all types exist
         self.names_ok: set[str] = set()
@@ -58,10 +61,25 @@ class Builder:
         if name in PRIMITIVES:
             return SHARED_PRIMITIVES[name]
         full = name if "." in name or not namespace else f"{namespace}.{name}"
-        found = self.named.get(full)
+        found = self.named.get(full) or self.load(full)
         if found is None:
             self.fail(line, UNKNOWN_TYPE.format(name=name))
         return found
+
+    def load(self, full: str) -> Named | None:
+        """Build the other file that defines `full` into this model, once."""
+        hit = self.library.lookup(full) if self.library else None
+        if hit is None or hit[0] in self._loading:
+            return None
+        path, document = hit
+        self._loading.add(path)
+        file, self.file = self.file, path  # its errors name its own file
+        try:
+            self.type(document, "", getattr(document, "line", 1))
+        finally:
+            self.file = file
+        self.loaded.append(hit)
+        return self.named.get(full)
 
     def union(self, values: list, namespace: str, line: int) -> Union:
         branches = tuple(self.type(value, namespace, line) for value in values)
@@ -117,7 +135,7 @@ class Builder:
         aliases = frozenset(a if "." in a or not namespace else f"{namespace}.{a}"
                             for a in self.strings(obj, "aliases", kind))
         common = dict(kind=kind, line=obj.line, logical=logical, name=short, fullname=full,
-                      namespace=namespace, aliases=aliases, node=obj)
+                      namespace=namespace, aliases=aliases, node=obj, file=self.file)
         made = {"record": Record, "enum": Enum, "fixed": Fixed}[kind](**common)
         self.named[full] = made  # registered before its fields, so it may refer to itself
         getattr(self, f"fill_{kind}")(made, obj)

@@ -74,12 +74,17 @@ class Context:
         self.old, self.new = old, new
 
 
-def walk(old: Type, new: Type) -> Iterator[TypePair | FieldPair | BranchPair]:
+def walk(old: Type, new: Type, within: list | None = None) -> Iterator[TypePair | FieldPair | BranchPair]:
+    """The pairs; `within`, if given, is kept set to the (old, new) files that define the
+    records whose fields are being walked (their lines are in those files)."""
     walker = _Walker()
     path = new.display if isinstance(new, Named) else ROOT
     yield from walker.types(old, new, path, new.line or ROOT_LINE, old.line or ROOT_LINE)
     while walker.records:  # a queue, not recursion: named types may nest or refer to themselves
-        yield from walker.fields(*walker.records.popleft())
+        old_record, new_record = walker.records.popleft()
+        if within is not None:
+            within[:] = (old_record.file, new_record.file)
+        yield from walker.fields(old_record, new_record)
 
 
 class _Walker:

@@ -7,6 +7,7 @@ from .. import jsontext
 from ..model import SchemaError, Source
 from . import defaults
 from .build import Builder
+from .library import Library
 from .gc_pause import gc_paused
 from .logical import effective
 from .schema import Parsed
@@ -24,7 +25,7 @@ def parse(source: Source) -> Parsed:
 
 def _parse(source: Source) -> Parsed:
     document = jsontext.loads(source.text, source.path)
-    builder = Builder(source.path)
+    builder = Builder(source.path, Library(source.imports) if source.imports else None)
     line = document.line if isinstance(document, dict) else ROOT_LINE
     root = builder.type(document, "", line)
     builder.finish()
@@ -32,17 +33,24 @@ def _parse(source: Source) -> Parsed:
         if not defaults.valid(field.type, field.default):
             raise SchemaError(source.path, field.node.key_line("default"), BAD_DEFAULT.format(
                 field=field.name, type=field.type.label, value=_short(field.default)))
-    # fastavro refuses what the specification says to ignore: give it what a reader uses.
-    _fastavro_accepts(effective(document) if builder.ignored_logical else document, source.path)
+    named: dict = {}  # other files' types, known to fastavro before the file that uses them
+    for path, other in builder.loaded:
+        _fastavro_accepts(_usable(other, builder), path, named)
+    _fastavro_accepts(_usable(document, builder), source.path, named)
     return Parsed(path=source.path, root=root, named=builder.named, text=source.text)
 
 
-def _fastavro_accepts(document, file: str) -> None:
+def _usable(document, builder: Builder):
+    # fastavro refuses what the specification says to ignore: give it what a reader uses.
+    return effective(document) if builder.ignored_logical else document
+
+
+def _fastavro_accepts(document, file: str, named: dict) -> None:
     """fastavro is the reader the project ships: a schema it refuses is unusable here too."""
     from fastavro import parse_schema  # imported late: only valid JSON gets this far
 
     try:
-        parse_schema(document, _write_hint=False)
+        parse_schema(document, named_schemas=named, _write_hint=False)
     except Exception as error:  # fastavro raises KeyError/TypeError as well as its own types
         raise SchemaError(file, None, FASTAVRO_REJECTED.format(problem=_short(error))) from None
 

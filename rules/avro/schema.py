@@ -43,6 +43,7 @@ class Named(Type):
     aliases: frozenset[str] = frozenset()  # fully qualified, as the spec resolves them
     node: dict = field(default_factory=dict)  # the defining JSON object (a jsontext.LineDict)
     display: str = ""  # the name paths use: unqualified unless two types share it
+    file: str = ""  # where it is defined: the schema's own file, or another one that it uses
 
     @property
     def label(self) -> str:
