@@ -85,8 +85,30 @@ class GitHubApp:
                 self._login = f"{app.slug}[bot]"
             return self._login
 
+    def about(self) -> tuple[str, int]:
+        """The App's name and its number of installations (GET /app as the App)."""
+        app = self._client(self._auth).get_app()
+        return app.name, app.installations_count
+
+    def latest_deliveries(self, count: int) -> list[dict]:
+        """GitHub's record of the newest webhook deliveries (GET /app/hook/deliveries, newest first)."""
+        _headers, items = self.app_requester().requestJsonAndCheck(
+            "GET", "/app/hook/deliveries", parameters={"per_page": count})
+        return list(items or [])[:count]
+
     def repo(self, installation_id: int, full_name: str) -> "RepoClient":
         return RepoClient(self.installation(installation_id), full_name)
+
+
+def convert_manifest(api_url: str, code: str, *, timeout: int = 15) -> dict:
+    """The manifest flow's last step: the one-time code buys the new App's credentials.
+
+    POST /app-manifests/{code}/conversions takes no authentication; the answer holds the id,
+    the PEM key, the webhook secret and the client secret, which the caller must never log.
+    """
+    requester = Github(base_url=api_url.rstrip("/"), timeout=timeout, retry=None).requester
+    _headers, body = requester.requestJsonAndCheck("POST", f"/app-manifests/{quote(code, safe='')}/conversions")
+    return body
 
 
 def _operation(name: str, *, reads: bool = False):

@@ -17,6 +17,8 @@ def healthz():
 
 @blueprint.get("/readyz")
 def readyz():
+    if "schema_review.dispatcher" not in current_app.extensions:  # registration mode: no App yet
+        return jsonify({"status": "unavailable", "app": "not registered"}), 503
     ready = getattr(current_app.extensions["schema_review.dispatcher"], "ready", None)
     try:
         if ready is not None:

@@ -6,6 +6,7 @@ import sys
 import threading
 from wsgiref.simple_server import WSGIRequestHandler, make_server
 
+from .envfile import load_env_file
 from .logs import configure_logging
 from .metrics import CONTENT_TYPE, QUEUE_DEPTH, render
 from .runtime import Runtime
@@ -32,6 +33,7 @@ def _serve_metrics(port: int) -> None:
 
 def main() -> int:
     configure_logging()
+    load_env_file()
     try:
         settings, runtime = Settings.from_environ(), Runtime.from_environ()
     except SettingsError as error:
