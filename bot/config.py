@@ -30,7 +30,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping, NamedTuple
+from typing import Callable, Mapping, NamedTuple
 
 import rules
 from rules import Format, Mode, Policy, Severity
@@ -152,11 +152,17 @@ class Config:
 
 
 def parse_config(text: str | None, *, known_rules: frozenset[str] | None = None,
-                 file: str = CONFIG_PATH) -> Config:
-    """Config from the file's text (None: no file, the defaults). Raises ConfigError."""
+                 file: str = CONFIG_PATH, extend: Callable[[Node], Node] | None = None) -> Config:
+    """Config from the file's text (None: no file, the defaults). Raises ConfigError.
+
+    `extend` resolves `_extends` (bot/extends.py): the file's tree merged over its base's.
+    Without it (the local CLI) `_extends` is accepted and not followed.
+    """
     if text is None:
         return Config()
     root = load(text, file=file)
+    if extend is not None:
+        root = extend(root)
     if root.value is None:
         return Config()
     known = known_rules if known_rules is not None else frozenset(rules.all_specs()) | BOT_RULES
@@ -243,4 +249,4 @@ _READERS = {
     "max_files": lambda n: n.integer(low=1, high=3000),
     "override": _override_policy,
 }
-_TOP_KEYS = ("version", *_READERS, "jsonschema", "protobuf", "rules")
+_TOP_KEYS = ("version", *_READERS, "jsonschema", "protobuf", "rules", "_extends")

@@ -196,6 +196,18 @@ class RepoClient:
         blob = self.blobs([(ref, path)]).get((ref, path))
         return blob.text if blob else None
 
+    @_operation("shared_file", reads=True)
+    def shared_file_text(self, full_name: str, path: str) -> str | None:
+        """A file of another repository (an `_extends` base) at its default branch's exact ref."""
+        other = RepoClient(self._client, full_name)
+        try:
+            branch = other._repo.default_branch  # GET /repos/{owner}/{repo}
+        except GithubException as error:
+            if error.status in (403, 404):  # missing, or not in this installation
+                return None
+            raise
+        return other.file_text(f"refs/heads/{branch}", path)
+
     @_operation("history", reads=True)
     def history(self, path: str, ref: str, limit: int) -> list[tuple[str, str]]:
         """(sha, ISO date) of the newest `limit` commits on `ref` that touched `path`."""
