@@ -3,6 +3,7 @@
 | key | default | meaning |
 |---|---|---|
 | `version` | `1` | config format version; only `1` exists |
+| `_extends` | (none) | `.github`, `NAME` or `OWNER/NAME` (same owner): that repository's file is the base this one refines |
 | `paths.avro` | `["**/*.avsc"]` | globs of Avro schemas (`*` stays in one directory, `**` crosses them) |
 | `paths.protobuf` | `["**/*.proto"]` | globs of Protobuf schemas |
 | `paths.jsonschema` | `["**/*.schema.json", "**/schemas/**/*.json"]` | globs of JSON Schemas |
@@ -37,6 +38,7 @@ from rules import Format, Mode, Policy, Severity
 
 from . import globs
 from .configfile import ConfigError, Node, did_you_mean, load  # noqa: F401 (ConfigError: re-exported)
+from .extends import EXTENDS_KEY, split_target
 from .render.model import Conclusion
 
 CONFIG_PATH = ".github/schema-review.yml"
@@ -169,6 +171,8 @@ def parse_config(text: str | None, *, known_rules: frozenset[str] | None = None,
     top = root.mapping(allowed=_TOP_KEYS)
     if "version" in top and top["version"].integer() != 1:
         raise top["version"].error(BAD_VERSION)
+    if EXTENDS_KEY in top:  # followed by `extend`; its shape is checked either way
+        split_target(top[EXTENDS_KEY])
     values: dict = {key: reader(top[key]) for key, reader in _READERS.items() if key in top}
     if "jsonschema" in top:
         section = top["jsonschema"].mapping(allowed=("policy", "format_assertion"))
@@ -249,4 +253,4 @@ _READERS = {
     "max_files": lambda n: n.integer(low=1, high=3000),
     "override": _override_policy,
 }
-_TOP_KEYS = ("version", *_READERS, "jsonschema", "protobuf", "rules", "_extends")
+_TOP_KEYS = ("version", *_READERS, "jsonschema", "protobuf", "rules", EXTENDS_KEY)

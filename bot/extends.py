@@ -15,6 +15,7 @@ from .configfile import ConfigError, Node, load
 
 EXTENDS_KEY = "_extends"
 REPO_NAME = re.compile(r"[A-Za-z0-9._-]{1,100}")
+OWNER_NAME = re.compile(r"[A-Za-z0-9](?:-?[A-Za-z0-9]){0,38}")
 BAD_TARGET = "expected a repository of the same owner: `.github`, `NAME` or `{owner}/NAME`"
 OTHER_OWNER = "a base from another owner ({owner}) is not read; copy it into a repository of {mine}"
 ITSELF = "a repository cannot extend itself"
@@ -22,15 +23,21 @@ NO_BASE = "{target} has no {path} on its default branch, or this App cannot read
 ONE_LEVEL = "the base of `_extends` cannot extend another file (one level only)"
 
 
+def split_target(node: Node, *, owner: str = "OWNER") -> tuple[str, str]:
+    """(owner or "", repository name) as `_extends` writes them; the shape only. Raises ConfigError."""
+    target_owner, _, target = node.string().strip().rpartition("/")
+    if (not REPO_NAME.fullmatch(target) or target in (".", "..")
+            or (target_owner and not OWNER_NAME.fullmatch(target_owner))):
+        raise node.error(BAD_TARGET.format(owner=owner))
+    return target_owner, target
+
+
 def extends_target(root: Node, *, owner: str, name: str) -> str | None:
     """The repository (`owner/name`) that the file's `_extends` names, or None. Raises ConfigError."""
     if not isinstance(root.value, dict) or EXTENDS_KEY not in root.value:
         return None
     node = root.value[EXTENDS_KEY]
-    text = node.string().strip()
-    target_owner, _, target = text.rpartition("/")
-    if not REPO_NAME.fullmatch(target) or target in (".", "..") or target_owner.count("/"):
-        raise node.error(BAD_TARGET.format(owner=owner))
+    target_owner, target = split_target(node, owner=owner)
     if target_owner and target_owner.lower() != owner.lower():
         raise node.error(OTHER_OWNER.format(owner=target_owner, mine=owner))
     if target.lower() == name.lower():
@@ -65,4 +72,4 @@ def merge(base: Node, top: Node) -> Node:
     return Node(top.key, top.line, merged, top.file)
 
 
-__all__ = ["ConfigError", "EXTENDS_KEY", "extends_target", "merge", "with_base"]
+__all__ = ["ConfigError", "EXTENDS_KEY", "extends_target", "merge", "split_target", "with_base"]

@@ -1,0 +1,85 @@
+"""schema/schema-review.schema.json and the config parser agree: same keys, same verdicts."""
+import json
+import re
+
+import jsonschema
+import pytest
+import yaml
+
+import rules
+from bot.config import BOT_RULES, ConfigError, parse_config
+from tests.shared import REPO
+
+SCHEMA = json.loads((REPO / "schema" / "schema-review.schema.json").read_text())
+VALIDATOR = jsonschema.Draft7Validator(SCHEMA)
+EXPECTED_KEYS = re.compile(r"expected one of (.+)$")
+# Every mapping level that names its keys: where the unknown key goes, and the schema's object there.
+LEVELS = {
+    "{K}: 1": SCHEMA,
+    "paths: {{{K}: []}}": SCHEMA["properties"]["paths"],
+    "overrides: [{{{K}: 1}}]": SCHEMA["properties"]["overrides"]["items"],
+    "jsonschema: {{{K}: 1}}": SCHEMA["properties"]["jsonschema"],
+    "protobuf: {{{K}: 1}}": SCHEMA["properties"]["protobuf"],
+    "override: {{{K}: 1}}": SCHEMA["properties"]["override"],
+}
+
+
+def parser_accepts(text: str) -> bool:
+    try:
+        parse_config(text)
+    except ConfigError:
+        return False
+    return True
+
+
+def schema_accepts(text: str) -> bool:
+    return VALIDATOR.is_valid(yaml.safe_load(text) or {})
+
+
+def test_the_schema_is_valid_draft_07():
+    jsonschema.Draft7Validator.check_schema(SCHEMA)
+
+
+@pytest.mark.parametrize("template", list(LEVELS))
+def test_every_key_the_parser_accepts_is_in_the_schema_and_back(template):
+    with pytest.raises(ConfigError) as raised:
+        parse_config(template.format(K="zz_not_a_key"))
+    listed = set(EXPECTED_KEYS.search(str(raised.value)).group(1).split(", "))
+    level = LEVELS[template]
+    assert listed == set(level["properties"]) and level["additionalProperties"] is False
+
+
+def test_the_schema_lists_exactly_the_rule_ids_the_parser_knows():
+    assert set(SCHEMA["properties"]["rules"]["propertyNames"]["enum"]) == set(rules.all_specs()) | BOT_RULES
+
+
+DOCUMENTS = [
+    "", "version: 1\n", "version: 2\n", "version: true\n",
+    "_extends: .github\n", "_extends: acme/shared\n", "_extends: a/b/c\n", "_extends: ''\n", "_extends: 3\n",
+    "paths: {avro: '**/*.avsc'}\n", "paths: {avro: []}\n", "paths: {avro: ['']}\n", "paths: {thrift: []}\n",
+    "paths: []\n", "exclude: [gen/**]\n", "exclude: 3\n",
+    "compatibility: full_transitive\n", "compatibility: sideways\n",
+    "overrides: [{paths: [a/**], compatibility: full}]\n", "overrides: [{paths: [a/**]}]\n",
+    "overrides: {paths: x}\n",
+    "transitive_versions: 1\n", "transitive_versions: 50\n", "transitive_versions: 0\n", "transitive_versions: 51\n",
+    "transitive_versions: '5'\n",
+    "jsonschema: {policy: strict}\n", "jsonschema: {policy: loose}\n",
+    "protobuf: {categories: [WIRE_JSON]}\n", "protobuf: {categories: [FILE]}\n",
+    "protobuf: {import_roots: [proto, third_party/googleapis]}\n", "protobuf: {import_roots: [../up]}\n",
+    "protobuf: {import_roots: [a/../b]}\n", "protobuf: {import_roots: ['']}\n",
+    "rules: {AVRO_FIELD_ADDED_WITHOUT_DEFAULT: warning, SCHEMA_INVALID: error}\n",
+    "rules: {AVRO_FIELD_ADDED_WITHOUT_DEFAULT: off}\n", "rules: {AVRO_FIELD_ADDED_WITHOUT_DEFAULT: loud}\n",
+    "rules: {NOT_A_RULE: error}\n", "rules: []\n",
+    "deprecation_window_days: 0\n", "deprecation_window_days: 3650\n", "deprecation_window_days: 3651\n",
+    "deprecation_window_days: -1\n", "max_files: 1\n", "max_files: 3000\n", "max_files: 3001\n",
+    "override: {min_permission: maintain, allow_users: [octocat], allow_teams: [acme/leads]}\n",
+    "override: {min_permission: owner}\n", "override: {allow_author: true, min_reason_length: 0}\n",
+    "override: {allow_author: 'yes'}\n", "override: {min_reason_length: 1001}\n",
+    "override: {conclusion: neutral}\n", "override: {conclusion: failure}\n", "override: {allow_users: ['']}\n",
+    (REPO / "bot" / "example" / "base" / ".github" / "schema-review.yml").read_text(),
+]
+
+
+@pytest.mark.parametrize("text", DOCUMENTS)
+def test_the_schema_and_the_parser_give_the_same_verdict(text):
+    assert schema_accepts(text) == parser_accepts(text)
