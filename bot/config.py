@@ -36,9 +36,9 @@ from typing import Callable, Mapping, NamedTuple
 import rules
 from rules import Format, Mode, Policy, Severity
 
-from . import globs
+from . import configschema, globs
 from .configfile import ConfigError, Node, did_you_mean, load  # noqa: F401 (ConfigError: re-exported)
-from .extends import EXTENDS_KEY, split_target
+from .extends import BAD_TARGET, EXTENDS_KEY, split_target
 from .render.model import Conclusion
 
 CONFIG_PATH = ".github/schema-review.yml"
@@ -167,6 +167,7 @@ def parse_config(text: str | None, *, known_rules: frozenset[str] | None = None,
         root = extend(root)
     if root.value is None:
         return Config()
+    configschema.check(root, special=_SCHEMA_WORDING)
     known = known_rules if known_rules is not None else frozenset(rules.all_specs()) | BOT_RULES
     top = root.mapping(allowed=_TOP_KEYS)
     if "version" in top and top["version"].integer() != 1:
@@ -254,3 +255,6 @@ _READERS = {
     "override": _override_policy,
 }
 _TOP_KEYS = ("version", *_READERS, "jsonschema", "protobuf", "rules", EXTENDS_KEY)
+# The schema's findings on these keys, in the words the parser has always used for them.
+_SCHEMA_WORDING = {("version",): BAD_VERSION, ("protobuf", "import_roots", "[]"): BAD_ROOT,
+                   ("rules", "*"): UNKNOWN_RULE, (EXTENDS_KEY,): BAD_TARGET.format(owner="OWNER")}

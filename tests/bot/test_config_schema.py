@@ -7,10 +7,13 @@ import pytest
 import yaml
 
 import rules
-from bot.config import BOT_RULES, ConfigError, parse_config
+from bot import config as config_module
+from bot import configschema
+from bot.config import BOT_RULES, CONFIG_PATH, ConfigError, parse_config
+from bot.configfile import load
 from tests.shared import REPO
 
-SCHEMA = json.loads((REPO / "schema" / "schema-review.schema.json").read_text())
+SCHEMA = json.loads((REPO / "bot" / "schema-review.schema.json").read_text())
 VALIDATOR = jsonschema.Draft7Validator(SCHEMA)
 EXPECTED_KEYS = re.compile(r"expected one of (.+)$")
 # Every mapping level that names its keys: where the unknown key goes, and the schema's object there.
@@ -33,11 +36,17 @@ def parser_accepts(text: str) -> bool:
 
 
 def schema_accepts(text: str) -> bool:
-    return VALIDATOR.is_valid(yaml.safe_load(text) or {})
+    """The schema as the App applies it: enum values in any case and spacing, as the parser reads them."""
+    return configschema.Lenient(SCHEMA).is_valid(yaml.safe_load(text) or {})
 
 
 def test_the_schema_is_valid_draft_07():
     jsonschema.Draft7Validator.check_schema(SCHEMA)
+
+
+@pytest.mark.parametrize("text", ["compatibility: FULL\n", "protobuf: {categories: [wire]}\n"])
+def test_editors_see_the_canonical_spelling_the_app_also_forgives_others(text):
+    assert not VALIDATOR.is_valid(yaml.safe_load(text)) and schema_accepts(text) and parser_accepts(text)
 
 
 @pytest.mark.parametrize("template", list(LEVELS))
@@ -76,6 +85,11 @@ DOCUMENTS = [
     "override: {min_permission: owner}\n", "override: {allow_author: true, min_reason_length: 0}\n",
     "override: {allow_author: 'yes'}\n", "override: {min_reason_length: 1001}\n",
     "override: {conclusion: neutral}\n", "override: {conclusion: failure}\n", "override: {allow_users: ['']}\n",
+    "override: {allow_users: octocat}\n", "override: []\n", "rules: {PROTO_FIELD_RENAMD: error}\n",
+    "compatiblity: full\n", "paths: {avro: 3}\n", "jsonschema: []\n", "- a\n", "just text\n",
+    "overrides: [{paths: [a/**], compatibility: full, extra: 1}]\n", "overrides: [{compatibility: full}]\n",
+    "compatibility: ' Forward '\n", "protobuf: {categories: [wire_json]}\n", "exclude: [a, 3]\n",
+    "version: 1\nmax_files: 0\ncompatibility: sideways\n", "_extends: acme/.github\nversion: 3\n",
     (REPO / "bot" / "example" / "base" / ".github" / "schema-review.yml").read_text(),
 ]
 
@@ -83,3 +97,17 @@ DOCUMENTS = [
 @pytest.mark.parametrize("text", DOCUMENTS)
 def test_the_schema_and_the_parser_give_the_same_verdict(text):
     assert schema_accepts(text) == parser_accepts(text)
+
+
+INVALID = [text for text in DOCUMENTS if not parser_accepts(text)]
+
+
+@pytest.mark.parametrize("text", INVALID)
+def test_the_schema_finds_each_problem_and_says_it_as_the_parser_did(text, monkeypatch):
+    """At run time the schema checks first; its message is the one the parser alone would give."""
+    with pytest.raises(ConfigError) as by_schema:
+        configschema.check(load(text, file=CONFIG_PATH), special=config_module._SCHEMA_WORDING)
+    monkeypatch.setattr(configschema, "check", lambda root, special=None: None)
+    with pytest.raises(ConfigError) as by_parser:
+        parse_config(text)
+    assert str(by_schema.value) == str(by_parser.value)
