@@ -23,7 +23,8 @@ def load_env_file(environ: MutableMapping[str, str] | None = None) -> bool:
     if not path.is_file():
         return False
     from dotenv import dotenv_values
-    for key, value in dotenv_values(path).items():
+    # No ${VAR} expansion: a secret is taken exactly as written.
+    for key, value in dotenv_values(path, interpolate=False).items():
         if value is not None:
             env.setdefault(key, value)
     return True

@@ -51,8 +51,9 @@ class StatusSource:
         except Exception as error:  # the page still shows the queue; the log keeps the cause
             log.warning("status page could not reach GitHub", extra={"reason": type(error).__name__})
             return {"name": UNAVAILABLE, "installations": UNAVAILABLE, "deliveries": []}
+        shown = [_delivery(item) for item in deliveries]
         return {"name": name, "installations": installations,
-                "deliveries": [_delivery(item) for item in deliveries]}
+                "deliveries": [{**item, "outcome": self.outcome(item["guid"])} for item in shown]}
 
     def queue_depth(self):
         try:
@@ -86,6 +87,5 @@ def _when(value) -> str:
 def status():
     source: StatusSource = current_app.extensions[SOURCE]
     github = source.github_part()
-    deliveries = [{**item, "outcome": source.outcome(item["guid"])} for item in github["deliveries"]]
     return render_template("status.html", name=github["name"], installations=github["installations"],
-                           depth=source.queue_depth(), deliveries=deliveries)
+                           depth=source.queue_depth(), deliveries=github["deliveries"])
