@@ -64,6 +64,15 @@ def loopback(address: str | None) -> bool:
         return False
 
 
+def loopback_host(host: str) -> bool:
+    """`localhost[:port]`, `127.0.0.1[:port]`, `[::1][:port]`: a name no other site can rebind to us."""
+    if host.startswith("["):
+        name = host[1:].partition("]")[0]
+    else:
+        name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    return name.lower() == "localhost" or loopback(name)
+
+
 def build_manifest(base: str, *, source: Path = MANIFEST_FILE) -> dict:
     """app.yml with the webhook and the redirect pointing at this server."""
     manifest = yaml.safe_load(source.read_text(encoding="utf-8"))

@@ -18,7 +18,8 @@ from requests import RequestException
 
 from ..envfile import write_env_file
 from ..github import convert_manifest
-from .manifest import DEFAULT_API_URL, ORG_NAME, SetupSettings, base_url, build_manifest, loopback
+from .manifest import (DEFAULT_API_URL, ORG_NAME, SetupSettings, base_url, build_manifest, loopback,
+                       loopback_host)
 
 log = logging.getLogger("schema_review.registration")
 blueprint = Blueprint("registration", __name__, template_folder="templates")
@@ -48,8 +49,10 @@ def _problem(message: str, status: int):
 @blueprint.before_request
 def only_where_it_is_safe():
     # Without PUBLIC_URL the manifest's URLs come from the request, whose Host header the client
-    # writes: acceptable for the operator's own browser on this machine, for no one else.
-    if _settings().public_url is None and not loopback(request.remote_addr):
+    # writes: acceptable for the operator's own browser on this machine, for no one else. The
+    # Host must be a loopback name too, or a site the operator visits could rebind its own
+    # name to 127.0.0.1 and drive this page from their browser.
+    if _settings().public_url is None and not (loopback(request.remote_addr) and loopback_host(request.host)):
         return _problem(NOT_LOCAL, 403)
     return None
 

@@ -73,6 +73,18 @@ def test_without_public_url_only_a_browser_on_this_machine_may_register(emulator
         assert answer.status_code == 403 and "PUBLIC_URL" in answer.get_data(as_text=True)
 
 
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "127.0.0.1.nip.io", "localhost.evil.example"])
+def test_without_public_url_a_rebound_name_is_refused_even_from_this_machine(emulator, tmp_path, host):
+    answer = client(emulator, tmp_path).get("/", headers={"Host": host}, environ_base=LOCAL)
+    assert answer.status_code == 403 and host not in answer.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("host", ["localhost:8000", "127.0.0.1", "[::1]:8000"])
+def test_a_loopback_name_serves_the_page_with_its_own_urls(emulator, tmp_path, host):
+    answer = client(emulator, tmp_path).get("/", headers={"Host": host}, environ_base=LOCAL)
+    assert answer.status_code == 200 and f"http://{host}/webhook" in answer.get_data(as_text=True)
+
+
 @pytest.mark.parametrize("host", ["evil.example", "127.0.0.1:1", "x\"><script>"])
 def test_public_url_wins_over_the_host_header(emulator, tmp_path, host):
     test_client = client(emulator, tmp_path, PUBLIC_URL="https://review.example.org/")
