@@ -50,10 +50,10 @@ def test_register_with_the_keyboard_then_restart_and_serve(emulator, browser, tm
     finally:
         process.stop()
     assert browser.current_url.startswith(url + "/setup/callback?")
-    [posted] = emulator.state.manifest_posts
+    posted = emulator.state.manifest_posts[-1]
     assert posted["owner"] == "octocat" and posted["manifest"]["hook_attributes"]["url"] == url + "/webhook"
     assert posted["manifest"]["redirect_url"] == url + "/setup/callback"
-    [created] = emulator.state.manifest_conversions
+    created = emulator.state.manifest_conversions[-1]
     env_file = tmp_path / ".env"
     assert stat.S_IMODE(env_file.stat().st_mode) == 0o600
     saved = dotenv_values(env_file)
@@ -65,6 +65,20 @@ def test_register_with_the_keyboard_then_restart_and_serve(emulator, browser, tm
     for secret in (created["webhook_secret"], created["client_secret"], "PRIVATE KEY"):
         assert secret not in page and secret not in logs
     served_from_env_file(emulator, env, saved, tmp_path, browser, artifacts)
+
+
+def test_an_organisation_typed_with_the_keyboard_gets_the_organisation_form(emulator, browser, tmp_path):
+    process, url = start_server(unregistered_env(emulator, tmp_path), tmp_path / "setup.log")
+    try:
+        browser.get(url + "/")
+        WebDriverWait(browser, WAIT_SECONDS).until(ec.element_to_be_clickable((By.ID, "org")))
+        tab_to(browser, "org")
+        ActionChains(browser).send_keys("acme-data").send_keys(Keys.ENTER).perform()  # Enter in a field submits
+        WebDriverWait(browser, WAIT_SECONDS).until(ec.presence_of_element_located((By.ID, "registered")))
+    finally:
+        process.stop()
+    assert emulator.state.manifest_posts[-1]["owner"] == "acme-data"
+    assert (tmp_path / ".env").is_file()
 
 
 def served_from_env_file(emulator, env, saved, tmp_path, browser, artifacts):
