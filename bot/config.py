@@ -167,8 +167,8 @@ def parse_config(text: str | None, *, known_rules: frozenset[str] | None = None,
         root = extend(root)
     if root.value is None:
         return Config()
-    configschema.check(root, special=_SCHEMA_WORDING)
     known = known_rules if known_rules is not None else frozenset(rules.all_specs()) | BOT_RULES
+    configschema.check(root, special=_SCHEMA_WORDING, rule_ids=known)
     top = root.mapping(allowed=_TOP_KEYS)
     if "version" in top and top["version"].integer() != 1:
         raise top["version"].error(BAD_VERSION)

@@ -36,18 +36,27 @@ def schema() -> dict:
     return json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
 
 
-@functools.lru_cache(maxsize=1)
-def _validator():
-    return Lenient(schema())
+@functools.lru_cache(maxsize=4)
+def _validator(rule_ids: frozenset[str] | None):
+    """The rule ids the engine has today win over the file's list (a new rule never waits for it)."""
+    if rule_ids is None:
+        return Lenient(schema())
+    return Lenient(with_rule_ids(schema(), rule_ids))
 
 
-def check(root: Node, *, special: dict[tuple[str, ...], str] | None = None) -> None:
+def with_rule_ids(document: dict, rule_ids) -> dict:
+    rules = {**document["properties"]["rules"], "propertyNames": {"enum": sorted(rule_ids)}}
+    return {**document, "properties": {**document["properties"], "rules": rules}}
+
+
+def check(root: Node, *, special: dict[tuple[str, ...], str] | None = None,
+          rule_ids: frozenset[str] | None = None) -> None:
     """Raise the ConfigError of the file's first (topmost) finding against the schema.
 
     `special` words a key's finding the parser's own way, by the key's path (`[]`: any list
     position, `*`: any key of a mapping), e.g. {("version",): "expected 1, the only config version"}.
     """
-    found = list(_validator().iter_errors(_plain(root)))
+    found = list(_validator(rule_ids).iter_errors(_plain(root)))
     if found:
         raise _error(root, min(found, key=lambda error: _parser_order(root, error)), special or {})
 
@@ -119,3 +128,15 @@ def _shaped(value, option: dict) -> bool:
 def _names(path) -> tuple[str, ...]:
     """The path with list positions as `[]`: ("protobuf", "import_roots", "[]")."""
     return tuple("[]" if isinstance(step, int) else str(step) for step in path)
+
+
+def main() -> None:
+    """`python -m bot.configschema`: write today's rule ids into the shipped schema (for editors)."""
+    import rules
+    from .config import BOT_RULES
+    SCHEMA_FILE.write_text(json.dumps(with_rule_ids(schema(), set(rules.all_specs()) | BOT_RULES), indent=2) + "\n",
+                           encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
