@@ -3,7 +3,7 @@
 | key | default | meaning |
 |---|---|---|
 | `version` | `1` | config format version; only `1` exists |
-| `_extends` | (none) | `.github`, `NAME` or `OWNER/NAME` (same owner): that repository's file is the base this one refines |
+| `_extends` | (none) | `.github`, `NAME` or `OWNER/NAME` (same owner): the base this file refines |
 | `paths.avro` | `["**/*.avsc"]` | globs of Avro schemas (`*` stays in one directory, `**` crosses them) |
 | `paths.protobuf` | `["**/*.proto"]` | globs of Protobuf schemas |
 | `paths.jsonschema` | `["**/*.schema.json", "**/schemas/**/*.json"]` | globs of JSON Schemas |

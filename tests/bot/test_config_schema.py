@@ -119,5 +119,6 @@ def test_a_rule_the_shipped_schema_does_not_list_yet_is_still_accepted_at_run_ti
     assert "PROTO_BRAND_NEW_RULE" not in SCHEMA["properties"]["rules"]["propertyNames"]["enum"]
     config = parse_config("rules:\n  PROTO_BRAND_NEW_RULE: warning\n", known_rules=known)
     assert config.severities["PROTO_BRAND_NEW_RULE"].value == "warning"
-    with pytest.raises(ConfigError, match=r":2: rules.PROTO_BRAND_NEW_RUL: unknown rule \(did you mean PROTO_BRAND_NEW_RULE\?\)"):
+    message = r":2: rules.PROTO_BRAND_NEW_RUL: unknown rule \(did you mean PROTO_BRAND_NEW_RULE\?\)"
+    with pytest.raises(ConfigError, match=message):
         parse_config("rules:\n  PROTO_BRAND_NEW_RUL: warning\n", known_rules=known)
