@@ -1,5 +1,18 @@
 """gunicorn settings for `gunicorn app:app`: bind $PORT; the embedded queue's workers per process."""
 import os
+import shutil
+import tempfile
+
+from bot.envfile import load_env_file
+
+# Settings in .env (written by the registration page) apply to gunicorn's own knobs too.
+load_env_file()
+# Every worker writes its metrics to files here and /metrics adds them up (prometheus_client's
+# multiprocess mode). It must be set before any worker imports prometheus_client; a folder made
+# here is this server's alone and removed at exit, one named by the operator is emptied at start.
+_OWN_METRICS_DIR = not os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+if _OWN_METRICS_DIR:
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="schema-review-metrics-")
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "1"))
@@ -8,6 +21,24 @@ threads = int(os.environ.get("WEB_THREADS", "8"))
 timeout = 60
 # Finish running reviews before a worker exits; what does not finish is resumed after restart.
 graceful_timeout = 30
+
+
+def on_starting(server):
+    folder = os.environ["PROMETHEUS_MULTIPROC_DIR"]
+    os.makedirs(folder, exist_ok=True)
+    for name in os.listdir(folder):  # a previous run's samples would be added to this one's
+        if name.endswith(".db"):
+            os.remove(os.path.join(folder, name))
+
+
+def on_exit(server):
+    if _OWN_METRICS_DIR:
+        shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
+
+
+def child_exit(server, worker):
+    from bot.metrics import mark_worker_dead
+    mark_worker_dead(worker.pid)
 
 
 def post_worker_init(worker):

@@ -3,6 +3,7 @@
 | key | default | meaning |
 |---|---|---|
 | `version` | `1` | config format version; only `1` exists |
+| `_extends` | (none) | `.github`, `NAME` or `OWNER/NAME` (same owner): the base this file refines |
 | `paths.avro` | `["**/*.avsc"]` | globs of Avro schemas (`*` stays in one directory, `**` crosses them) |
 | `paths.protobuf` | `["**/*.proto"]` | globs of Protobuf schemas |
 | `paths.jsonschema` | `["**/*.schema.json", "**/schemas/**/*.json"]` | globs of JSON Schemas |
@@ -30,13 +31,14 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping, NamedTuple
+from typing import Callable, Mapping, NamedTuple
 
 import rules
 from rules import Format, Mode, Policy, Severity
 
-from . import globs
+from . import configschema, globs
 from .configfile import ConfigError, Node, did_you_mean, load  # noqa: F401 (ConfigError: re-exported)
+from .extends import BAD_TARGET, EXTENDS_KEY, split_target
 from .render.model import Conclusion
 
 CONFIG_PATH = ".github/schema-review.yml"
@@ -152,17 +154,26 @@ class Config:
 
 
 def parse_config(text: str | None, *, known_rules: frozenset[str] | None = None,
-                 file: str = CONFIG_PATH) -> Config:
-    """Config from the file's text (None: no file, the defaults). Raises ConfigError."""
+                 file: str = CONFIG_PATH, extend: Callable[[Node], Node] | None = None) -> Config:
+    """Config from the file's text (None: no file, the defaults). Raises ConfigError.
+
+    `extend` resolves `_extends` (bot/extends.py): the file's tree merged over its base's.
+    Without it (the local CLI) `_extends` is accepted and not followed.
+    """
     if text is None:
         return Config()
     root = load(text, file=file)
+    if extend is not None:
+        root = extend(root)
     if root.value is None:
         return Config()
     known = known_rules if known_rules is not None else frozenset(rules.all_specs()) | BOT_RULES
+    configschema.check(root, special=_SCHEMA_WORDING, rule_ids=known)
     top = root.mapping(allowed=_TOP_KEYS)
     if "version" in top and top["version"].integer() != 1:
         raise top["version"].error(BAD_VERSION)
+    if EXTENDS_KEY in top:  # followed by `extend`; its shape is checked either way
+        split_target(top[EXTENDS_KEY])
     values: dict = {key: reader(top[key]) for key, reader in _READERS.items() if key in top}
     if "jsonschema" in top:
         section = top["jsonschema"].mapping(allowed=("policy", "format_assertion"))
@@ -243,4 +254,7 @@ _READERS = {
     "max_files": lambda n: n.integer(low=1, high=3000),
     "override": _override_policy,
 }
-_TOP_KEYS = ("version", *_READERS, "jsonschema", "protobuf", "rules")
+_TOP_KEYS = ("version", *_READERS, "jsonschema", "protobuf", "rules", EXTENDS_KEY)
+# The schema's findings on these keys, in the words the parser has always used for them.
+_SCHEMA_WORDING = {("version",): BAD_VERSION, ("protobuf", "import_roots", "[]"): BAD_ROOT,
+                   ("rules", "*"): UNKNOWN_RULE, (EXTENDS_KEY,): BAD_TARGET.format(owner="OWNER")}

@@ -85,8 +85,30 @@ class GitHubApp:
                 self._login = f"{app.slug}[bot]"
             return self._login
 
+    def about(self) -> tuple[str, int]:
+        """The App's name and its number of installations (GET /app as the App)."""
+        app = self._client(self._auth).get_app()
+        return app.name, app.installations_count
+
+    def latest_deliveries(self, count: int) -> list[dict]:
+        """GitHub's record of the newest webhook deliveries (GET /app/hook/deliveries, newest first)."""
+        _headers, items = self.app_requester().requestJsonAndCheck(
+            "GET", "/app/hook/deliveries", parameters={"per_page": count})
+        return list(items or [])[:count]
+
     def repo(self, installation_id: int, full_name: str) -> "RepoClient":
         return RepoClient(self.installation(installation_id), full_name)
+
+
+def convert_manifest(api_url: str, code: str, *, timeout: int = 15) -> dict:
+    """The manifest flow's last step: the one-time code buys the new App's credentials.
+
+    POST /app-manifests/{code}/conversions takes no authentication; the answer holds the id,
+    the PEM key, the webhook secret and the client secret, which the caller must never log.
+    """
+    requester = Github(base_url=api_url.rstrip("/"), timeout=timeout, retry=None).requester
+    _headers, body = requester.requestJsonAndCheck("POST", f"/app-manifests/{quote(code, safe='')}/conversions")
+    return body
 
 
 def _operation(name: str, *, reads: bool = False):
@@ -173,6 +195,18 @@ class RepoClient:
     def file_text(self, ref: str, path: str) -> str | None:
         blob = self.blobs([(ref, path)]).get((ref, path))
         return blob.text if blob else None
+
+    @_operation("shared_file", reads=True)
+    def shared_file_text(self, full_name: str, path: str) -> str | None:
+        """A file of another repository (an `_extends` base) at its default branch's exact ref."""
+        other = RepoClient(self._client, full_name)
+        try:
+            branch = other._repo.default_branch  # GET /repos/{owner}/{repo}
+        except GithubException as error:
+            if error.status in (403, 404):  # missing, or not in this installation
+                return None
+            raise
+        return other.file_text(f"refs/heads/{branch}", path)
 
     @_operation("history", reads=True)
     def history(self, path: str, ref: str, limit: int) -> list[tuple[str, str]]:

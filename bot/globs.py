@@ -1,46 +1,21 @@
-"""Repository path globs where `*` stays inside one directory and `**` crosses directories."""
+"""Repository path globs (wcmatch): `*` stays inside one directory and `**` crosses directories."""
 from __future__ import annotations
 
 import functools
-import re
 
-# `**/` at the start or in the middle: zero or more whole directories.
-_ANY_DIRS = "(?:[^/]+/)*"
+from wcmatch import glob
+
+# GLOBSTAR: `**` spans directories (zero included); DOTGLOB: `*` also matches `.github/...`, as
+# paths in a pull request are plain names, not a shell listing; FORCEUNIX: `/` whatever the host.
+# No BRACE or NEGATE: `{` and a leading `!` stay literal, as they always have in this config.
+FLAGS = glob.GLOBSTAR | glob.DOTGLOB | glob.FORCEUNIX
 
 
 @functools.lru_cache(maxsize=512)
-def compile_glob(pattern: str) -> re.Pattern[str]:
-    """A regex matching whole repository paths (no leading slash) against `pattern`.
-
-    fnmatch lets `*` cross `/` and has no `**`, so `**/*.avsc` would miss a root-level file.
-    """
-    out, i, n = [], 0, len(pattern.lstrip("/"))
-    pattern = pattern.lstrip("/")
-    while i < n:
-        if pattern.startswith("**/", i):
-            out.append(_ANY_DIRS)
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        elif pattern[i] == "[" and "]" in pattern[i + 2:]:
-            end = pattern.index("]", i + 2)
-            body = pattern[i + 1:end]
-            negate = body[:1] in ("!", "^")
-            body = re.escape(body[1:] if negate else body).replace(r"\-", "-")
-            out.append(f"[{'^/' if negate else ''}{body}]")
-            i = end + 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out) + r"\Z")
+def compile_globs(patterns: tuple[str, ...]):
+    """One matcher for whole repository paths; a leading `/` means the repository root."""
+    return glob.compile([pattern.lstrip("/") for pattern in patterns], flags=FLAGS)
 
 
 def matches(path: str, patterns: tuple[str, ...] | list[str]) -> bool:
-    return any(compile_glob(pattern).match(path) for pattern in patterns)
+    return bool(patterns) and compile_globs(tuple(patterns)).match(path)

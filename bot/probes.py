@@ -5,13 +5,10 @@ import logging
 
 from flask import Blueprint, Response, current_app, jsonify
 
-from .metrics import REGISTRY
+from . import metrics as prometheus
 
 log = logging.getLogger("schema_review.web")
 blueprint = Blueprint("probes", __name__)
-
-PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8"
-
 
 @blueprint.get("/healthz")
 def healthz():
@@ -20,6 +17,8 @@ def healthz():
 
 @blueprint.get("/readyz")
 def readyz():
+    if "schema_review.dispatcher" not in current_app.extensions:  # registration mode: no App yet
+        return jsonify({"status": "unavailable", "app": "not registered"}), 503
     ready = getattr(current_app.extensions["schema_review.dispatcher"], "ready", None)
     try:
         if ready is not None:
@@ -32,4 +31,4 @@ def readyz():
 
 @blueprint.get("/metrics")
 def metrics():
-    return Response(REGISTRY.render(), mimetype=None, content_type=PROMETHEUS_TEXT)
+    return Response(prometheus.render(), mimetype=None, content_type=prometheus.CONTENT_TYPE)

@@ -2,15 +2,19 @@
 from __future__ import annotations
 
 import logging
+import os
 from typing import Callable, Mapping
 
 from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
 from . import probes
+from .envfile import load_env_file
 from .jobs import Job
 from .logs import configure_logging
 from .metrics import QUEUE_DEPTH
+from .registration import pages, status
+from .registration.manifest import SetupSettings, unregistered
 from .runtime import Runtime
 from .settings import Settings
 from .webhook import MAX_BODY_BYTES, blueprint
@@ -26,6 +30,10 @@ def create_app(settings: Settings | None = None, *, environ: Mapping[str, str] |
     The embedded queue's worker threads are not started here (a fork would lose them):
     gunicorn.conf.py starts them in each worker with `start_workers(app)`.
     """
+    if settings is None and environ is None:
+        load_env_file()  # the registration page's .env, under whatever the environment sets
+    if settings is None and unregistered(os.environ if environ is None else environ):
+        return create_registration_app(environ)
     settings = settings or Settings.from_environ(environ)
     configure_logging()
     app = Flask("schema_review")
@@ -38,20 +46,38 @@ def create_app(settings: Settings | None = None, *, environ: Mapping[str, str] |
     app.extensions["schema_review.dispatcher"] = dispatcher
     app.register_blueprint(blueprint)
     app.register_blueprint(probes.blueprint)
+    app.extensions[status.SOURCE] = status.StatusSource(settings, dispatcher)
+    app.register_blueprint(status.blueprint)
+    _error_handlers(app)
+    return app
+
+
+def create_registration_app(environ: Mapping[str, str] | None = None) -> Flask:
+    """No App credentials at all: GET / registers an App from the manifest (see bot/registration)."""
+    configure_logging()
+    app = Flask("schema_review")
+    app.extensions[pages.SETTINGS] = SetupSettings.from_environ(environ)
+    app.register_blueprint(pages.blueprint)
+    app.register_blueprint(probes.blueprint)
+    _error_handlers(app)
+    log.warning("no GitHub App credentials: serving the registration page at /")
+    return app
+
+
+def _error_handlers(app: Flask) -> None:
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _unexpected_error)
-    return app
 
 
 def start_workers(app: Flask) -> None:
     """Start the embedded queue's worker threads in this process (a no-op with Redis)."""
-    start = getattr(app.extensions["schema_review.dispatcher"], "start", None)
+    start = getattr(app.extensions.get("schema_review.dispatcher"), "start", None)
     if start is not None:
         start()
 
 
 def stop_workers(app: Flask) -> None:
-    stop = getattr(app.extensions["schema_review.dispatcher"], "stop", None)
+    stop = getattr(app.extensions.get("schema_review.dispatcher"), "stop", None)
     if stop is not None:
         stop()
 

@@ -22,6 +22,16 @@ NOT_JSON = "body is not a JSON object"
 TOO_LARGE = "payload larger than 25 MB"
 DUPLICATE = "delivery {delivery} was already received"
 NOT_AN_EVENT = "payload is not shaped like a {event} event"
+# The `event` label of schema_review_deliveries_total is a closed vocabulary: the events GitHub
+# sends an App, named only once the signature verified. A sender without the secret must not be
+# able to add a single time series, whatever X-GitHub-Event says.
+KNOWN_EVENTS = frozenset({
+    "ping", "pull_request", "issue_comment", "check_run", "check_suite", "merge_group", "installation",
+    "installation_repositories", "installation_target", "github_app_authorization", "meta",
+    "pull_request_review", "pull_request_review_comment", "pull_request_review_thread", "push",
+    "repository", "member", "membership", "organization", "team"})
+UNVERIFIED_EVENT = "unverified"
+OTHER_EVENT = "other"
 
 
 class Outcome(str, enum.Enum):
@@ -35,25 +45,26 @@ class Outcome(str, enum.Enum):
     NOT_JSON = "not_json"
 
 
-def _error(status: int, message: str, outcome: Outcome):
-    _count(request.headers.get("X-GitHub-Event", ""), outcome)
+def _error(status: int, message: str, outcome: Outcome, *, verified: bool = True):
+    _count(request.headers.get("X-GitHub-Event", "") if verified else UNVERIFIED_EVENT, outcome)
     return jsonify({"error": message}), status
 
 
 def _count(event: str, outcome: Outcome) -> None:
-    DELIVERIES.inc(event=event[:40], outcome=outcome.value)
+    label = event if event in KNOWN_EVENTS or event == UNVERIFIED_EVENT else OTHER_EVENT
+    DELIVERIES.inc(event=label, outcome=outcome.value)
 
 
 @blueprint.post("/webhook")
 def receive():
     if (request.content_length or 0) > MAX_BODY_BYTES:
-        return _error(413, TOO_LARGE, Outcome.TOO_LARGE)
+        return _error(413, TOO_LARGE, Outcome.TOO_LARGE, verified=False)
     body = request.get_data(cache=False)
     if len(body) > MAX_BODY_BYTES:
-        return _error(413, TOO_LARGE, Outcome.TOO_LARGE)
+        return _error(413, TOO_LARGE, Outcome.TOO_LARGE, verified=False)
     # Nothing is parsed, and GitHub is not called, before the signature checks out.
     if not is_valid(current_app.config["WEBHOOK_SECRET"], body, request.headers.get("X-Hub-Signature-256")):
-        return _error(401, BAD_SIGNATURE, Outcome.BAD_SIGNATURE)
+        return _error(401, BAD_SIGNATURE, Outcome.BAD_SIGNATURE, verified=False)
     try:
         payload = json.loads(body)
     except (ValueError, RecursionError):

@@ -6,8 +6,9 @@ import sys
 import threading
 from wsgiref.simple_server import WSGIRequestHandler, make_server
 
+from .envfile import load_env_file
 from .logs import configure_logging
-from .metrics import QUEUE_DEPTH, REGISTRY
+from .metrics import CONTENT_TYPE, QUEUE_DEPTH, render
 from .runtime import Runtime
 from .settings import Settings, SettingsError
 
@@ -24,14 +25,15 @@ class _Quiet(WSGIRequestHandler):
 
 def _serve_metrics(port: int) -> None:
     def metrics(environ, start_response):
-        start_response("200 OK", [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")])
-        return [REGISTRY.render().encode()]
+        start_response("200 OK", [("Content-Type", CONTENT_TYPE)])
+        return [render()]
     server = make_server("0.0.0.0", port, metrics, handler_class=_Quiet)
     threading.Thread(target=server.serve_forever, name="metrics", daemon=True).start()
 
 
 def main() -> int:
     configure_logging()
+    load_env_file()
     try:
         settings, runtime = Settings.from_environ(), Runtime.from_environ()
     except SettingsError as error:

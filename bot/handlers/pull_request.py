@@ -8,6 +8,7 @@ from datetime import datetime, timezone
 from ..collect import collect
 from ..config import CONFIG_PATH, Config, parse_config
 from ..configfile import ConfigError
+from ..extends import with_base
 from ..jobs import Job, is_final
 from ..overrides import active, records_in, verdict
 from ..permissions import decide, level
@@ -69,7 +70,9 @@ def review_head(github, target: Target, *, now=utc_now, prepared: tuple | None =
 
 def load_config(repo, default_branch: str) -> Config:
     """The default branch's config: a pull request must not relax its own gate. Raises ConfigError."""
-    return parse_config(repo.file_text(default_branch, CONFIG_PATH))
+    return parse_config(repo.file_text(default_branch, CONFIG_PATH), extend=lambda root: with_base(
+        root, owner=repo.owner, name=repo.name, path=CONFIG_PATH,
+        read_base=lambda full_name: repo.shared_file_text(full_name, CONFIG_PATH)))
 
 
 def evaluate(repo, pull, config: Config, *, head_sha: str, now=utc_now) -> ReviewResult:

@@ -21,6 +21,13 @@ CASES = [
     ("[!ab].avsc", "c.avsc", True),
     ("[!ab].avsc", "a.avsc", False),
     ("v1.0/*.avsc", "v1x0/a.avsc", False),
+    ("**/*.avsc", ".github/a.avsc", True),
+    ("*", ".hidden.avsc", True),
+    ("schemas/*", "schemas/a/b.json", False),
+    ("{a,b}.avsc", "a.avsc", False),
+    ("{a,b}.avsc", "{a,b}.avsc", True),
+    ("!a.avsc", "b.avsc", False),
+    ("**/*.AVSC", "a.avsc", False),
 ]
 
 

@@ -132,7 +132,7 @@ def test_readyz_and_metrics(tmp_path):
     text = client.get("/metrics").get_data(as_text=True)
     assert 'schema_review_deliveries_total{event="pull_request",outcome="accepted"}' in text
     assert 'schema_review_deliveries_total{event="pull_request",outcome="ignored"}' in text
-    assert "schema_review_queue_depth 1" in text
+    assert "schema_review_queue_depth 1.0" in text
 
 
 def test_readyz_is_503_when_the_queue_is_unreachable(client, dispatcher):

@@ -9,6 +9,7 @@ from flask import Flask, Response, request
 
 from . import graphql_api, handlers_app, handlers_checks, handlers_comments, handlers_git  # noqa: F401
 from . import handlers_pulls, handlers_reactions  # noqa: F401  (importing registers the handlers)
+from . import manifest_flow
 from .auth import AuthError, bearer, looks_like_jwt
 from .faults import Faults
 from .filler import Filler
@@ -31,11 +32,14 @@ APP_OPERATIONS = {"apps/get-authenticated", "apps/list-installations", "apps/get
                   "apps/list-webhook-deliveries", "apps/get-webhook-delivery",
                   "apps/redeliver-webhook-delivery"}
 EITHER_AUTH = {"rate-limit/get"}
+# The manifest code is the credential: GitHub takes the conversion without any authentication.
+NO_AUTH_OPERATIONS = {"apps/create-from-manifest"}
 
 
 def create_app(state: State, spec: Spec, faults: Faults, *, check_responses: bool) -> Flask:
     app = Flask("github_emulator")
     filler = Filler(spec.resolve)
+    manifest_flow.add_routes(app, state)
 
     @app.route("/", defaults={"path": ""}, methods=METHODS)
     @app.route("/<path:path>", methods=METHODS)
@@ -104,6 +108,8 @@ def create_app(state: State, spec: Spec, faults: Faults, *, check_responses: boo
         return fault.status, fault.error_body(), dict(fault.headers)
 
     def _authenticate(operation_id: str):
+        if operation_id in NO_AUTH_OPERATIONS:
+            return None
         credential = bearer(request.headers.get("Authorization"))
         if credential is None:
             raise AuthError(NO_AUTH)

@@ -34,6 +34,19 @@ EXTRA_PATHS: dict[str, dict] = {
             {"$ref": "#/components/parameters/per-page"}, {"$ref": "#/components/parameters/page"}],
         "responses": {"200": {"description": "Response", "content": {"application/json": {
             "schema": {"type": "array", "items": {"$ref": "#/components/schemas/commit"}}}}}}}},
+    # The manifest flow's code exchange (no authentication: the code is the credential).
+    "/app-manifests/{code}/conversions": {"post": {
+        "operationId": "apps/create-from-manifest",
+        "parameters": [{"name": "code", "in": "path", "required": True, "schema": {"type": "string"}}],
+        "responses": {"201": {"description": "Response", "content": {"application/json": {"schema": {
+            "allOf": [{"$ref": "#/components/schemas/integration"}, {
+                "type": "object", "additionalProperties": True,
+                "required": ["client_id", "client_secret", "webhook_secret", "pem"],
+                "properties": {"client_id": {"type": "string"}, "client_secret": {"type": "string"},
+                               "webhook_secret": {"type": "string", "nullable": True},
+                               "pem": {"type": "string"}}}]}}}},
+            "404": {"$ref": "#/components/responses/not_found"},
+            "422": {"$ref": "#/components/responses/validation_failed_simple"}}}},
 }
 
 

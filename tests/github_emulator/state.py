@@ -44,6 +44,10 @@ class State:
         self.violations: list[Violation] = []
         self.response_violations: list[Violation] = []
         self.rate_remaining = 5000
+        # The App-manifest flow: codes not yet converted, forms posted, conversions answered.
+        self.manifest_codes: dict[str, dict] = {}
+        self.manifest_posts: list[dict] = []
+        self.manifest_conversions: list[dict] = []
 
     def next_id(self) -> int:
         return next(self._ids)

@@ -17,7 +17,7 @@ import requests
 from tests.shared import REPO
 
 SECRET = "reliability-secret"
-STARTUP_SECONDS = 20
+STARTUP_SECONDS = 60
 # Fast knobs for tests: GitHub request backoff 20 ms, job retries after 0.2 s, beats every 0.2 s.
 FAST = {"SCHEMA_REVIEW_RETRY_BACKOFF": "0.02", "SCHEMA_REVIEW_JOB_RETRY_DELAY": "0.2",
         "SCHEMA_REVIEW_HEARTBEAT": "0.2", "SCHEMA_REVIEW_RECOVERY_INTERVAL": "0"}
@@ -88,10 +88,10 @@ class Process:
         return self.log.read_text(errors="replace")[-3000:]
 
 
-def gunicorn(env: dict, log: Path, *, threads: int = 4) -> tuple[Process, str]:
+def gunicorn(env: dict, log: Path, *, threads: int = 4, workers: int = 1) -> tuple[Process, str]:
     port = free_port()
     process = Process([sys.executable, "-m", "gunicorn", "app:app", "--bind", f"127.0.0.1:{port}",
-                       "--workers", "1", "--threads", str(threads)], env, log)
+                       "--workers", str(workers), "--threads", str(threads)], env, log)
     url = f"http://127.0.0.1:{port}"
     wait_until_up(process, url + "/readyz")
     return process, url
@@ -105,9 +105,9 @@ def wait_until_up(process: Process, url: str) -> None:
     deadline = time.monotonic() + STARTUP_SECONDS
     while time.monotonic() < deadline and process.popen.poll() is None:
         try:
-            if requests.get(url, timeout=1).ok:
+            if requests.get(url, timeout=10).ok:
                 return
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):  # a loaded machine answers late
             pass
         time.sleep(0.05)
     process.stop()

@@ -12,7 +12,9 @@ from urllib3.exceptions import MaxRetryError
 from bot.backoff import SECONDARY_DEFAULT_WAIT, GitHubBackoff, rate_limit_wait
 from bot.jobs import Job, Superseded, checkpoint, is_final
 from bot.logs import JsonFormatter, redact
-from bot.metrics import Counter, Histogram, Registry
+from prometheus_client import CollectorRegistry, generate_latest
+
+from bot.metrics import Counter, Histogram
 from bot.queue.leases import Leases
 from bot.queue.ledger import Ledger
 from bot.queue.maintenance import recover_orphans
@@ -210,15 +212,15 @@ def test_logs_never_carry_tokens_keys_or_jwts():
 
 
 def test_metrics_render_in_prometheus_text_format():
-    registry = Registry()
-    counter = registry.add(Counter("x_total", "X.", ("event", "outcome")))
-    histogram = registry.add(Histogram("y_seconds", "Y.", ("outcome",), buckets=(0.1, 1)))
+    registry = CollectorRegistry()
+    counter = Counter("x_total", "X.", ("event", "outcome"), registry=registry)
+    histogram = Histogram("y_seconds", "Y.", ("outcome",), registry=registry, buckets=(0.1, 1))
     counter.inc(event="pull_request", outcome="accepted")
     histogram.observe(0.5, outcome="done")
-    text = registry.render()
-    assert 'x_total{event="pull_request",outcome="accepted"} 1' in text
-    assert 'y_seconds_bucket{outcome="done",le="0.1"} 0' in text
-    assert 'y_seconds_bucket{outcome="done",le="1.0"} 1' in text and 'le="+Inf"} 1' in text
+    text = generate_latest(registry).decode()
+    assert 'x_total{event="pull_request",outcome="accepted"} 1.0' in text
+    assert 'y_seconds_bucket{le="0.1",outcome="done"} 0.0' in text
+    assert 'y_seconds_bucket{le="1.0",outcome="done"} 1.0' in text and 'le="+Inf",outcome="done"} 1.0' in text
 
 
 def test_runtime_settings_name_the_bad_key_never_the_value():
