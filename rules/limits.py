@@ -26,3 +26,8 @@ MAX_FINDINGS = 2000
 
 # JSON Schema: alternatives one schema may expand to when anyOf/oneOf/allOf are multiplied out.
 MAX_JSONSCHEMA_ALTERNATIVES = 256
+
+# protoc's address space (RLIMIT_AS, the Python interpreter hosting it included) and the largest
+# file it may write (its descriptor set; a 2 MiB schema with source info stays far below).
+PROTOC_MEMORY_BYTES = 1024 * 1024 * 1024
+PROTOC_OUTPUT_BYTES = 256 * 1024 * 1024

@@ -1,36 +1,55 @@
-"""Run the real protoc (grpcio-tools) in an isolated subprocess; return a FileDescriptorSet."""
+"""Compile a Source with protoc (grpcio-tools), sandboxed; return its FileDescriptorSet."""
 from __future__ import annotations
 
+import math
 import re
-import subprocess
-import sys
 import tempfile
-import threading
 from pathlib import Path, PurePosixPath
 
-from .. import limits
+from .. import limits, sandbox
 from ..model import SchemaError, Source
 from ..sources import decode
 
-# protoc runs in its own process: it writes diagnostics to file descriptor 2 (not sys.stderr),
-# a hostile file cannot hang or crash the caller, and a timeout can simply kill it.
-# `-I` isolates the child from PYTHON* variables, the user site and the current directory;
-# sys.argv[0] of `python -c` ("-c") stands in for protoc's program name.
+# protoc runs through the sandbox: its own process (it writes diagnostics to file descriptor 2,
+# and a hostile file cannot hang or crash the caller), a minimal environment, hard limits, and
+# an argv that is the same for every repository: the file is compiled under a generated name
+# inside a scratch tree, so no repository text can become an option (`--plugin=...`) or an
+# argument file (`@file`). sys.argv[0] of `python -c` ("-c") stands in for protoc's name.
 BOOTSTRAP = ("import sys; from grpc_tools import _protoc_compiler as c; "
              "sys.exit(c.run_main([a.encode() for a in sys.argv]))")
+GENERATED = "f{number:04d}.proto"  # the compiled file's name on protoc's command line
+PROTO_ROOT = "r{number}"  # --proto-path directories, linked into the scratch tree
+WELL_KNOWN = "wkt"  # google/protobuf/*.proto, linked into the scratch tree
+OUTPUT = "set.pb"
 # protoc's log chatter (absl's banner and W/I-prefixed lines) and warnings are not errors.
 CHATTER = re.compile(r"^WARNING: All log messages|^[IW]\d{4} |^\[libprotobuf (WARNING|INFO)"
                      r"|^[^:\n]*:\d+:\d+: warning: |^warning: ")
 DIAGNOSTIC = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<msg>.*)$")
+CONSEQUENCE = re.compile(r'^Import ".*" was not found or had errors\.$')
+OWN_PREFIXES = re.compile(r"(?<![\w./-])(?:\./|\.\./(?:r\d+|" + WELL_KNOWN + r")/)")
 
 BAD_IMPORT_PATH = "import path {name!r} is not a relative path inside the repository"
+LEADING_CHARACTER = ("file name {name!r} has a path component starting with {char!r}, which "
+                     "schema-review does not accept (protoc reads such names as options)")
 UNWRITABLE = "cannot lay out import {name!r}: {problem}"
 TOO_MANY_FILES = "{count} imported files, over the limit of {limit}"
 TIMED_OUT = "protoc did not finish within {seconds} seconds; the file is too complex to compile"
+OUT_OF_MEMORY = "protoc ran out of memory ({limit} MiB); the file is too complex to compile"
+OUTPUT_TOO_LARGE = "protoc's output grew past {limit} MiB; the file is too large to compile"
+KILLED = "protoc was stopped by signal {signal}"
 PROTOC_FAILED = "protoc: {message}"
 IN_IMPORT = "protoc: in {name}:{line}:{col}: {msg}"
 MORE_ERRORS = " (and {count} more protoc error(s))"
 NO_OUTPUT = "protoc failed without a diagnostic (exit code {code})"
+MEMORY_HINTS = ("std::bad_alloc", "out of memory", "Cannot allocate memory")
+
+
+def protoc_limits() -> sandbox.Limits:
+    """Read at each run (tests lower them); protoc may never start another process."""
+    return sandbox.Limits(wall_seconds=limits.PROTOC_TIMEOUT_SECONDS,
+                          cpu_seconds=math.ceil(limits.PROTOC_TIMEOUT_SECONDS),
+                          memory_bytes=limits.PROTOC_MEMORY_BYTES,
+                          file_bytes=limits.PROTOC_OUTPUT_BYTES, processes=0)
 
 
 def well_known_root() -> str:
@@ -40,7 +59,7 @@ def well_known_root() -> str:
 
 
 def import_name(source: Source) -> str:
-    """The name the file is compiled under: relative to a proto_path root, else its basename."""
+    """The name the user knows the file by: relative to a proto_path root, else its basename."""
     path = Path(source.path).resolve()
     for root in source.proto_paths:
         try:
@@ -52,22 +71,43 @@ def import_name(source: Source) -> str:
 
 def _checked_name(source: Source, name: str) -> PurePosixPath:
     relative = PurePosixPath(name)
+    parts = name.split("/")
     if (not name or "\\" in name or "\0" in name or relative.is_absolute()
-            or any(part in ("..", "") for part in name.split("/"))):
+            or any(part in ("..", "") for part in parts)):
         raise SchemaError(source.path, None, BAD_IMPORT_PATH.format(name=name))
+    for part in parts:
+        if part[0] in "@-":
+            raise SchemaError(source.path, None, LEADING_CHARACTER.format(name=name, char=part[0]))
     return relative
 
 
-def _materialise(source: Source, name: str, root: Path) -> None:
-    """Write the file and the supplied imports under `root` (and nowhere else)."""
+def _generated(source: Source) -> str:
+    """A name no supplied import and no --proto-path file already has (protoc would refuse an
+    input shadowed by another root)."""
+    taken = {name.split("/")[0] for name in (*source.imports, import_name(source))}
+    number = 0
+    while (GENERATED.format(number=number) in taken
+           or any((Path(root) / GENERATED.format(number=number)).exists()
+                  for root in source.proto_paths)):
+        number += 1
+    return GENERATED.format(number=number)
+
+
+def _materialise(source: Source, name: str, own: str, tree: Path) -> None:
+    """Write the file and the supplied imports under `tree` only. The file goes there twice:
+    under its generated name (the one compiled) and under its own (so that an import cycle
+    back to it is reported as a cycle, as protoc sees it)."""
     if len(source.imports) + 1 > limits.MAX_PROTO_FILES:
         raise SchemaError(source.path, None, TOO_MANY_FILES.format(
             count=len(source.imports), limit=limits.MAX_PROTO_FILES))
-    files = {**source.imports, name: source.text}
-    for each, text in files.items():
-        target = root / _checked_name(source, each)
+    files = [(each, _checked_name(source, each), text) for each, text in source.imports.items()
+             if each != own]
+    files += [(source.path, PurePosixPath(name), source.text),
+              (source.path, PurePosixPath(own), source.text)]
+    for each, relative, text in files:
         data = text.encode("utf-8", "surrogatepass")
-        decode(source.path if each == name else each, data)  # size, binary and UTF-8 checks
+        decode(each, data)  # size, binary and UTF-8 checks
+        target = tree / relative
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
@@ -81,49 +121,37 @@ class Compilation:
 
     def __init__(self, source: Source):
         self.source = source
-        self.name = import_name(source)
-        _checked_name(source, self.name)
+        self.own = import_name(source)
+        _checked_name(source, self.own)
+        self.name = _generated(source)
         self._scratch = tempfile.TemporaryDirectory(prefix="schema-review-proto-")
+        self._closed = False
         root = Path(self._scratch.name)
-        tree, self._out = root / "src", root / "set.pb"
-        tree.mkdir()
+        tree = root / "src"
         try:
-            _materialise(source, self.name, tree)
+            tree.mkdir()
+            _materialise(source, self.name, self.own, tree)
+            (root / WELL_KNOWN).symlink_to(well_known_root())
+            includes = ["-I."]
+            for number, directory in enumerate(source.proto_paths):
+                (root / PROTO_ROOT.format(number=number)).symlink_to(Path(directory).resolve())
+                includes.append(f"-I../{PROTO_ROOT.format(number=number)}")
+            includes.append(f"-I../{WELL_KNOWN}")
+            argv = sandbox.python(BOOTSTRAP, *includes, "--include_imports",
+                                  "--include_source_info", f"--descriptor_set_out=../{OUTPUT}",
+                                  self.name)
+            self._out = root / OUTPUT
+            self._child = sandbox.start(argv, cwd=str(tree), limits=protoc_limits())
         except BaseException:
             self._scratch.cleanup()
             raise
-        self._closed = False
-        roots = [str(tree), *(str(Path(p).resolve()) for p in source.proto_paths),
-                 well_known_root()]
-        args = [sys.executable, "-I", "-c", BOOTSTRAP, *(f"-I{r}" for r in roots),
-                "--include_imports", "--include_source_info", f"--descriptor_set_out={self._out}",
-                self.name]
-        self._roots = roots
-        self._stderr = open(root / "stderr", "w+b")
-        self._process = subprocess.Popen(args, stdin=subprocess.DEVNULL,
-                                         stdout=subprocess.DEVNULL, stderr=self._stderr, cwd=tree)
-        # A timer kills a run that overstays; waiting itself blocks in waitpid instead of
-        # polling (Popen.wait(timeout) sleeps in steps, which costs up to 50 ms per run).
-        self._timed_out = threading.Event()
-        self._timer = threading.Timer(limits.PROTOC_TIMEOUT_SECONDS, self._kill)
-        self._timer.daemon = True
-        self._timer.start()
-
-    def _kill(self) -> None:
-        self._timed_out.set()
-        self._process.kill()
 
     def result(self) -> bytes:
         """The serialized FileDescriptorSet, or a SchemaError naming protoc's first complaint."""
         try:
-            code = self._process.wait()
-            self._timer.cancel()
-            if self._timed_out.is_set():
-                raise SchemaError(self.source.path, None, TIMED_OUT.format(
-                    seconds=limits.PROTOC_TIMEOUT_SECONDS))
-            if code != 0:
-                self._stderr.seek(0)
-                raise _failure(self.source, self.name, self._stderr, code, self._roots)
+            outcome = self._child.wait()
+            if outcome.code != 0:
+                raise self._failure(outcome)
             return self._out.read_bytes()
         finally:
             self.close()
@@ -132,35 +160,54 @@ class Compilation:
         if self._closed:
             return
         self._closed = True
-        self._timer.cancel()
-        if self._process.poll() is None:
-            self._process.kill()
-            self._process.wait()
-        self._stderr.close()
+        self._child.close()
         self._scratch.cleanup()
 
+    def _failure(self, outcome: sandbox.Outcome) -> SchemaError:
+        path = self.source.path
+        text = outcome.output.decode("utf-8", "replace")
+        if outcome.timed_out or outcome.cpu_exceeded:
+            return SchemaError(path, None, TIMED_OUT.format(seconds=limits.PROTOC_TIMEOUT_SECONDS))
+        if any(hint in text for hint in MEMORY_HINTS):
+            return SchemaError(path, None, OUT_OF_MEMORY.format(
+                limit=limits.PROTOC_MEMORY_BYTES >> 20))
+        if outcome.file_too_large:
+            return SchemaError(path, None, OUTPUT_TOO_LARGE.format(
+                limit=limits.PROTOC_OUTPUT_BYTES >> 20))
+        if outcome.code < 0:
+            return SchemaError(path, None, KILLED.format(signal=-outcome.code))
+        return diagnose(self.source, self._scrub, text, outcome.code)
 
-def _virtual(file: str, roots: list[str]) -> str:
-    """protoc names files by their path on disk; the import name is what the user wrote."""
-    for root in roots:
-        if file.startswith(root.rstrip("/") + "/"):
-            return file[len(root.rstrip("/")) + 1:]
-    return file
+    def _scrub(self, text: str) -> str:
+        """protoc's words with the scratch tree gone: include prefixes dropped, the generated
+        name replaced by the user's, and no path of this machine left."""
+        text = OWN_PREFIXES.sub("", text)
+        text = re.sub(rf"(?<![\w./-]){re.escape(self.name)}(?![\w.-])", lambda _: self.own, text)
+        for secret in (self._scratch.name, well_known_root(),
+                       *(str(Path(p).resolve()) for p in self.source.proto_paths)):
+            text = text.replace(secret.rstrip("/") + "/", "").replace(secret, "")
+        return text
 
 
-def _failure(source: Source, name: str, stderr, code: int, roots: list[str]) -> SchemaError:
+def diagnose(source: Source, scrub, text: str, code: int) -> SchemaError:
     """protoc's first diagnostic (preferring one in the file itself) as a SchemaError."""
     lines = []
-    for raw in stderr:
+    for raw in text.splitlines():
         if len(lines) > limits.MAX_PROTOC_ERRORS:
             break
-        text = raw.decode("utf-8", "replace").rstrip()
-        if text and not CHATTER.search(text):
-            lines.append(text)
+        line = raw.rstrip()
+        if line and not CHATTER.search(line):
+            lines.append(scrub(line))
     if not lines:
         return SchemaError(source.path, None, NO_OUTPUT.format(code=code))
+    own_name = import_name(source)
     parsed = [DIAGNOSTIC.match(line) for line in lines]
-    own = next((m for m in parsed if m and _virtual(m["file"], roots) == name), None)
+    mine = [m for m in parsed if m and m["file"] == own_name]
+    # "Import X was not found or had errors" in the file is a consequence; when protoc named
+    # the cause in another file (an error there, an import cycle), the cause is the message.
+    own = next((m for m in mine if not CONSEQUENCE.match(m["msg"])), None)
+    if own is None and not (parsed[0] and parsed[0]["file"] != own_name):
+        own = mine[0] if mine else None
     more = MORE_ERRORS.format(count=len(lines) - 1) if len(lines) > 1 else ""
     if len(lines) > limits.MAX_PROTOC_ERRORS:
         more = MORE_ERRORS.format(count=f"{limits.MAX_PROTOC_ERRORS}+")
@@ -170,8 +217,5 @@ def _failure(source: Source, name: str, stderr, code: int, roots: list[str]) -> 
     first = parsed[0]
     if first:
         return SchemaError(source.path, None, IN_IMPORT.format(
-            name=_virtual(first["file"], roots), line=first["line"], col=first["col"], msg=first["msg"]) + more)
-    first_line = lines[0]
-    for root in roots:
-        first_line = first_line.replace(root.rstrip("/") + "/", "")
-    return SchemaError(source.path, None, PROTOC_FAILED.format(message=first_line) + more)
+            name=first["file"], line=first["line"], col=first["col"], msg=first["msg"]) + more)
+    return SchemaError(source.path, None, PROTOC_FAILED.format(message=lines[0]) + more)
