@@ -1,6 +1,7 @@
 """Whether a deleted field had been deprecated for long enough, from the file's history."""
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from datetime import datetime, timedelta, timezone
@@ -14,10 +15,13 @@ TOO_SOON = ('"{path}" was deleted {when}; the deprecation window is {window} day
             "be deleted from {until}.")
 SAME_DAY = "on the day it was marked deprecated ({since})"
 DAYS_AFTER = "{days} after it was marked deprecated on {since}"
-# A protobuf field or enum value with `[deprecated = true]`, and the message or enum around it.
-PROTO_DEPRECATED = re.compile(r"\b(\w+)\s*=\s*-?\d+\s*\[[^\]]*\bdeprecated\s*=\s*true")
-PROTO_PARENT = re.compile(r"^\s*(?:message|enum)\s+(\w+)", re.MULTILINE)
-PROTO_ELEMENT = r"\b{name}\s*=\s*-?\d+"
+# A protobuf field or enum value with options, `[deprecated = true]` among them, and the message
+# or enum around it. Both run in linear time on hostile text (the options stop at the next
+# bracket, the indentation at the line's end): no backtracking can stall the process.
+PROTO_OPTIONED = re.compile(r"\b(\w+)\s*=\s*-?\d+\s*\[([^\[\]]*)\]")
+PROTO_DEPRECATED_OPTION = re.compile(r"\bdeprecated\s*=\s*true")
+PROTO_PARENT = re.compile(r"^[ \t]*(?:message|enum)\s+(\w+)", re.MULTILINE)
+PROTO_ELEMENT = re.compile(r"\b(\w+)\s*=\s*-?\d+")
 JSON_NAMED = r'"name"\s*:\s*"{name}"|"{name}"\s*:'
 MAX_JSON_NODES = 200_000
 # The rule engine's Avro convention, which JSON Schema authors use in descriptions too.
@@ -36,9 +40,9 @@ def check(base: str, head: str, *, fmt: Format, file: str, history: History,
     """
     if window_days <= 0 or not history:
         return []
-    out = []
+    out, marked = [], {}
     for name, path, line in deleted_deprecated(base, head, fmt=fmt):
-        since = _marked_since(name, fmt, history)
+        since = _marked_since(name, fmt, history, marked)
         if since is None or _aware(now) >= since + timedelta(days=window_days):
             continue
         days = (_aware(now) - since).days
@@ -57,13 +61,17 @@ def deleted_deprecated(base: str, head: str, *, fmt: Format) -> list[tuple[str, 
     """(name, element path, base line) of each element deprecated in base and gone in head."""
     out = []
     if fmt is Format.PROTOBUF:
-        for match in PROTO_DEPRECATED.finditer(base):
+        # Indexes built once: thousands of deprecated fields stay linear in the file's size.
+        parents = [(m.start(), m.group(1)) for m in PROTO_PARENT.finditer(base)]
+        newlines = [m.start() for m in re.finditer("\n", base)]
+        kept = {m.group(1) for m in PROTO_ELEMENT.finditer(head)}
+        for match in _proto_deprecated(base):
             name = match.group(1)
-            if re.search(PROTO_ELEMENT.format(name=re.escape(name)), head):
+            if name in kept:
                 continue
-            parents = PROTO_PARENT.findall(base, 0, match.start())
-            path = f"{parents[-1]}.{name}" if parents else name
-            out.append((name, path, base.count("\n", 0, match.start()) + 1))
+            inside = bisect.bisect_left(parents, (match.start(), ""))
+            path = f"{parents[inside - 1][1]}.{name}" if inside else name
+            out.append((name, path, bisect.bisect_left(newlines, match.start()) + 1))
         return out
     head_names = {name for name, _parent, _obj in _named(_json(head))}
     for name, parent, obj in _named(_json(base)):
@@ -74,22 +82,29 @@ def deleted_deprecated(base: str, head: str, *, fmt: Format) -> list[tuple[str, 
     return out
 
 
-def _marked_since(name: str, fmt: Format, history: History) -> datetime | None:
+def _marked_since(name: str, fmt: Format, history: History,
+                  marked: dict[int, frozenset[str]]) -> datetime | None:
     since = None
-    for _sha, date, text in history:
-        if not deprecated(text, fmt=fmt, name=name):
+    for index, (_sha, date, text) in enumerate(history):
+        if index not in marked:  # each version is scanned once, however many names are asked
+            marked[index] = deprecated_names(text, fmt=fmt)
+        if name not in marked[index]:
             break
         since = _aware(datetime.fromisoformat(date))
     return since
 
 
-def deprecated(text: str | bytes, *, fmt: Format, name: str) -> bool:
-    """Whether the schema text marks the element called `name` as deprecated."""
+def deprecated_names(text: str | bytes, *, fmt: Format) -> frozenset[str]:
+    """The names of the elements the schema text marks as deprecated."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", "replace")
     if fmt is Format.PROTOBUF:
-        return any(m.group(1) == name for m in PROTO_DEPRECATED.finditer(text))
-    return any(found == name and _marks(obj) for found, _parent, obj in _named(_json(text)))
+        return frozenset(m.group(1) for m in _proto_deprecated(text))
+    return frozenset(found for found, _parent, obj in _named(_json(text)) if _marks(obj))
+
+
+def _proto_deprecated(text: str) -> Iterable[re.Match]:
+    return (m for m in PROTO_OPTIONED.finditer(text) if PROTO_DEPRECATED_OPTION.search(m.group(2)))
 
 
 def _marks(obj: dict) -> bool:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import enum
+import time
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Iterable, Mapping, Sequence
@@ -10,7 +11,7 @@ import rules
 from rules import Finding, SchemaError, Severity, Side, Source
 
 from . import deprecation
-from .config import SCHEMA_FILE_REMOVED, SCHEMA_INVALID, Classification, Config
+from .config import SCHEMA_FILE_REMOVED, SCHEMA_INVALID, SCHEMA_REVIEW_BUDGET, Classification, Config
 from .diff_lines import parse_patch
 from .fingerprint import fingerprint
 from .render import check_run
@@ -24,6 +25,7 @@ REMOVED = "The schema file was removed."
 BASE_UNUSABLE = "the base version cannot be read ({problem})"
 UNREADABLE = "the {side} version is unusable ({problem})"
 OVER_LIMIT = "over the limit of {limit} schema files per pull request (`max_files`)"
+OVER_BUDGET = "The file {problem}, so it is not known to be compatible."
 OLDER_SKIPPED = ("Version {sha} of `{path}` could not be read and was left out of the transitive "
                  "check: {problem}")
 
@@ -145,16 +147,21 @@ def _review_file(change: FileChange, classified: Classification, config: Config,
         return _file(change, classified, findings=found, removed=True)
     new = Source(change.path, head, imports=change.head_imports)
     old = Source(base_path, base, imports=change.base_imports) if base is not None else new
+    # One budget for the whole file (transitive versions included), enforced by killing the
+    # worker process that runs the engine: a hostile schema never stalls this process.
+    deadline = time.monotonic() + rules.budget.shared().seconds
     try:
-        report = rules.check(old, new, format=classified.format, mode=classified.mode,
-                             options=config.options())
+        report = rules.budget.check(old, new, format=classified.format, mode=classified.mode,
+                                    options=config.options(), deadline=deadline)
+        findings, notes = list(report.findings), list(report.notes)
+        if base is not None and classified.transitive:
+            _transitive(change, classified, config, old, new, findings, notes, deadline=deadline)
     except SchemaError as error:
         if error.side is Side.OLD:
             return _file(change, classified, problem=BASE_UNUSABLE.format(problem=error))
         return _file(change, classified, findings=_invalid(error, config))
-    findings, notes = list(report.findings), list(report.notes)
-    if base is not None and classified.transitive:
-        _transitive(change, classified, config, old, new, findings, notes)
+    except rules.OverBudget as error:
+        return _file(change, classified, findings=(_over_budget(change.path, error),))
     if base is not None:
         severity = config.severity(deprecation.DEPRECATION_WINDOW, Severity.WARNING)
         if severity is not None:
@@ -184,8 +191,16 @@ def _invalid(error: SchemaError, config: Config) -> tuple[Finding, ...]:
                     message=error.problem, file=error.file, breaks=frozenset()),)
 
 
+def _over_budget(path: str, error: rules.OverBudget) -> Finding:
+    """Not reviewed in time (or memory) is never a pass: an error an override can still lift."""
+    return Finding(rule=SCHEMA_REVIEW_BUDGET, severity=Severity.ERROR, line=1, path="",
+                   message=OVER_BUDGET.format(problem=error.problem), file=path,
+                   breaks=frozenset())
+
+
 def _transitive(change: FileChange, classified: Classification, config: Config, old: Source,
-                new: Source, findings: list[Finding], notes: list[str]) -> None:
+                new: Source, findings: list[Finding], notes: list[str], *,
+                deadline: float) -> None:
     """Check the head against older base-branch versions too; report only what is new."""
     seen = {(f.rule, f.path, f.side) for f in findings}
     base_path = old.path
@@ -194,8 +209,9 @@ def _transitive(change: FileChange, classified: Classification, config: Config, 
         try:
             source = Source(base_path, rules.decode(base_path, _bytes(text)),
                             imports=change.base_imports)
-            report = rules.check(source, new, format=classified.format, mode=classified.mode,
-                                 options=config.options())
+            report = rules.budget.check(source, new, format=classified.format,
+                                        mode=classified.mode, options=config.options(),
+                                        deadline=deadline)
         except SchemaError as error:
             notes.append(OLDER_SKIPPED.format(sha=sha[:7], path=base_path, problem=error.problem))
             continue

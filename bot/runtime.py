@@ -14,6 +14,8 @@
 | SCHEMA_REVIEW_RECOVERY_INTERVAL   | 600                | seconds between sweeps for failed deliveries (0: only at start) |
 | SCHEMA_REVIEW_HEARTBEAT           | 5                  | seconds between worker heartbeats; 6 missed = worker dead |
 | METRICS_PORT                      | (unset)            | bot.worker only: serve /metrics on this port        |
+| SCHEMA_REVIEW_FILE_BUDGET         | 20                 | seconds one schema file's review may take; then it fails |
+| SCHEMA_REVIEW_JOB_ATTEMPTS        | 3                  | times a job may be started before it is concluded as failed |
 """
 from __future__ import annotations
 
@@ -42,6 +44,8 @@ class Runtime:
     recovery_interval: float = 600.0
     heartbeat: float = 5.0
     metrics_port: int | None = None
+    file_budget: float = 20.0
+    job_attempts: int = 3
 
     @property
     def embedded(self) -> bool:
@@ -64,7 +68,9 @@ class Runtime:
                    token_margin=number("SCHEMA_REVIEW_TOKEN_MARGIN", 300.0),
                    recovery_interval=number("SCHEMA_REVIEW_RECOVERY_INTERVAL", 600.0),
                    heartbeat=max(number("SCHEMA_REVIEW_HEARTBEAT", 5.0), 0.1),
-                   metrics_port=_number(env, "METRICS_PORT", 0, int) if port else None)
+                   metrics_port=_number(env, "METRICS_PORT", 0, int) if port else None,
+                   file_budget=max(number("SCHEMA_REVIEW_FILE_BUDGET", 20.0), 0.1),
+                   job_attempts=max(number("SCHEMA_REVIEW_JOB_ATTEMPTS", 3, int), 1))
 
 
 def _number(env: Mapping[str, str], key: str, default, kind):

@@ -31,3 +31,14 @@ MAX_JSONSCHEMA_ALTERNATIVES = 256
 # file it may write (its descriptor set; a 2 MiB schema with source info stays far below).
 PROTOC_MEMORY_BYTES = 1024 * 1024 * 1024
 PROTOC_OUTPUT_BYTES = 256 * 1024 * 1024
+
+# Wall-clock seconds one file's review may take in a budgeted worker (rules.budget) before the
+# worker is killed and the file reported as not reviewed; the App reads SCHEMA_REVIEW_FILE_BUDGET.
+FILE_BUDGET_SECONDS = 20.0
+
+# A budgeted worker's address space (RLIMIT_AS): a hostile schema that tries to exhaust memory
+# fails the one file instead of the machine.
+FILE_BUDGET_MEMORY_BYTES = 2 * 1024 * 1024 * 1024
+
+# The largest answer a worker may send back (findings of a 2 MiB schema stay far below).
+MAX_ANSWER_BYTES = 256 * 1024 * 1024

@@ -51,17 +51,26 @@ def python(code: str, *args: str) -> list[str]:
     return [sys.executable, "-I", "-c", code, *args]
 
 
+def _capped(kind: int, soft: int, hard: int) -> tuple[int, int]:
+    """Limits never above what this process has (lowering is allowed, raising is not)."""
+    _, ceiling = resource.getrlimit(kind)
+    if ceiling != UNLIMITED:
+        soft, hard = min(soft, ceiling), min(hard, ceiling)
+    return soft, hard
+
+
 def _limiter(limits: Limits):
     """The preexec function: only setrlimit calls, everything computed before the fork."""
     plan = []
     if limits.cpu_seconds is not None:
-        plan.append((resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 1)))
+        plan.append((resource.RLIMIT_CPU,
+                     _capped(resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1)))
     for kind, value in ((resource.RLIMIT_AS, limits.memory_bytes),
                         (resource.RLIMIT_FSIZE, limits.file_bytes),
                         (resource.RLIMIT_NPROC, limits.processes),
                         (resource.RLIMIT_CORE, 0)):
         if value is not None:
-            plan.append((kind, (value, value)))
+            plan.append((kind, _capped(kind, value, value)))
 
     def apply() -> None:
         for kind, pair in plan:

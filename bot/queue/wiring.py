@@ -4,6 +4,8 @@ from __future__ import annotations
 import time
 from typing import Callable
 
+import rules
+
 from ..jobs import Job
 from ..runtime import Runtime
 from ..settings import Settings
@@ -17,6 +19,7 @@ def build_dispatcher(settings: Settings, runtime: Runtime, *,
     from ..recovery import recover_deliveries
     from .giveup import give_up
 
+    rules.budget.configure(seconds=runtime.file_budget)
     github = GitHubApp(settings, retries=runtime.request_retries, backoff=runtime.retry_backoff,
                        max_rate_wait=runtime.max_rate_wait, token_margin=runtime.token_margin)
     if handle is None:

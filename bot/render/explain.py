@@ -6,7 +6,7 @@ from functools import lru_cache
 from rules import Direction, Finding, Mode, Severity, all_specs
 
 
-from ..config import DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_INVALID
+from ..config import DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_INVALID, SCHEMA_REVIEW_BUDGET
 
 LABELS = {Severity.ERROR: "Breaking change", Severity.WARNING: "Warning", Severity.INFO: "Note"}
 BREAKS = {
@@ -37,6 +37,8 @@ OWN_RULES = {
                           "data written with it can no longer be decoded from this repository."),
     DEPRECATION_WINDOW: ("**What breaks:** consumers that were told the field would go but have "
                          "not had the full deprecation window to stop reading it."),
+    SCHEMA_REVIEW_BUDGET: ("**What breaks:** unknown: the file was not checked, so this check "
+                           "cannot pass on it."),
 }
 OWN_ADVICE = {
     SCHEMA_INVALID: "**What to do:** correct the schema at the line shown; nothing else was checked.",
@@ -44,6 +46,9 @@ OWN_ADVICE = {
                           "move it (a rename is not a removal)."),
     DEPRECATION_WINDOW: ("**What to do:** keep the field, deprecated, until the window has "
                          "passed, then delete it and reserve it."),
+    SCHEMA_REVIEW_BUDGET: ("**What to do:** simplify the schema (patterns that backtrack, such as "
+                           "`(a+)+`, are the usual cause), or have a maintainer accept it with "
+                           "`/schema-override <reason>`."),
 }
 
 

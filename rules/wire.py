@@ -1,0 +1,109 @@
+"""JSON forms of Source, Options, Report and SchemaError for the budgeted worker's pipe (no pickle:
+the worker parses hostile input, so what it sends back is read as data and checked, never run)."""
+from __future__ import annotations
+
+from .model import (Direction, Finding, Format, Mode, Options, Policy, Report, SchemaError,
+                    Severity, Side, Source, Suggestion)
+
+
+class Malformed(ValueError):
+    """The worker's answer does not have the expected shape."""
+
+
+def _str(value) -> str:
+    if not isinstance(value, str):
+        raise Malformed("expected a string")
+    return value
+
+
+def _int(value) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise Malformed("expected an integer")
+    return value
+
+
+def _strings(value) -> list[str]:
+    if not isinstance(value, list):
+        raise Malformed("expected a list")
+    return [_str(each) for each in value]
+
+
+def source(value: Source) -> dict:
+    return {"path": value.path, "text": value.text, "imports": dict(value.imports),
+            "proto_paths": list(value.proto_paths)}
+
+
+def to_source(data: dict) -> Source:
+    return Source(path=data["path"], text=data["text"], imports=dict(data["imports"]),
+                  proto_paths=tuple(data["proto_paths"]))
+
+
+def options(value: Options) -> dict:
+    return {"policy": value.policy.value, "proto_categories": sorted(value.proto_categories),
+            "severities": {rule: None if level is None else level.value
+                           for rule, level in value.severities.items()}}
+
+
+def to_options(data: dict) -> Options:
+    return Options(policy=Policy(data["policy"]), proto_categories=frozenset(data["proto_categories"]),
+                   severities={rule: None if level is None else Severity(level)
+                               for rule, level in data["severities"].items()})
+
+
+def request(old: Source, new: Source, *, format: Format | None, mode: Mode,
+            against, options_: Options) -> dict:
+    return {"old": source(old), "new": source(new), "format": format and format.value,
+            "mode": mode.value, "against": [source(each) for each in against],
+            "options": options(options_)}
+
+
+def report(value: Report) -> dict:
+    return {"mode": value.mode.value, "notes": list(value.notes),
+            "findings": [_finding(each) for each in value.findings]}
+
+
+def _finding(value: Finding) -> dict:
+    fix = value.suggestion
+    return {"rule": value.rule, "severity": value.severity.value, "line": value.line,
+            "path": value.path, "message": value.message, "side": value.side.value,
+            "file": value.file,
+            "breaks": None if value.breaks is None else sorted(d.value for d in value.breaks),
+            "suggestion": None if fix is None else [fix.title, fix.line_start, fix.line_end,
+                                                    fix.replacement]}
+
+
+def to_report(data) -> Report:
+    """A Report from the worker's answer; anything out of shape raises Malformed."""
+    try:
+        return Report(mode=Mode(data["mode"]), notes=tuple(_strings(data["notes"])),
+                      findings=tuple(_to_finding(each) for each in data["findings"]))
+    except (KeyError, TypeError, ValueError) as error:
+        raise Malformed(str(error)) from None
+
+
+def _to_finding(data: dict) -> Finding:
+    fix = data["suggestion"]
+    breaks = data["breaks"]
+    return Finding(
+        rule=_str(data["rule"]), severity=Severity(data["severity"]), line=_int(data["line"]),
+        path=_str(data["path"]), message=_str(data["message"]), side=Side(data["side"]),
+        file=_str(data["file"]),
+        breaks=None if breaks is None else frozenset(Direction(d) for d in _strings(breaks)),
+        suggestion=None if fix is None else Suggestion(_str(fix[0]), _int(fix[1]), _int(fix[2]),
+                                                       _str(fix[3])))
+
+
+def error(value: SchemaError) -> dict:
+    return {"file": value.file, "line": value.line, "problem": value.problem,
+            "side": value.side and value.side.value}
+
+
+def to_error(data) -> SchemaError:
+    try:
+        line = data["line"]
+        made = SchemaError(_str(data["file"]), None if line is None else _int(line),
+                           _str(data["problem"]))
+        made.side = None if data["side"] is None else Side(data["side"])
+        return made
+    except (KeyError, TypeError, ValueError) as error_:
+        raise Malformed(str(error_)) from None

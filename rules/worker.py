@@ -1,0 +1,40 @@
+"""The budgeted worker's child side: read one JSON request a line, run the engine, answer one line."""
+from __future__ import annotations
+
+import json
+import sys
+
+from . import wire
+from .engine import check
+from .model import Format, Mode, SchemaError
+
+# What the parent sees when the engine raised something other than a SchemaError.
+CRASHED = "the rule engine stopped with {kind}"
+OUT_OF_MEMORY = "memory"
+
+
+def answer(request: dict) -> dict:
+    try:
+        report = check(wire.to_source(request["old"]), wire.to_source(request["new"]),
+                       format=Format(request["format"]) if request["format"] else None,
+                       mode=Mode(request["mode"]),
+                       against=[wire.to_source(each) for each in request["against"]],
+                       options=wire.to_options(request["options"]))
+    except SchemaError as error:
+        return {"error": wire.error(error)}
+    except MemoryError:
+        return {"crash": OUT_OF_MEMORY}
+    except Exception as error:  # a bug in a rule: the parent reports the file as not reviewed
+        return {"crash": CRASHED.format(kind=type(error).__name__)}
+    return {"report": wire.report(report)}
+
+
+def main() -> None:
+    # The standard streams are the pipe to the parent; nothing else is ever printed on stdout.
+    incoming, outgoing = sys.stdin.buffer, sys.stdout.buffer
+    for line in incoming:
+        # ensure_ascii: a schema's own newlines or separators can never split an answer line.
+        reply = json.dumps(answer(json.loads(line)), ensure_ascii=True).encode("ascii")
+        del line
+        outgoing.write(reply + b"\n")
+        outgoing.flush()
