@@ -15,7 +15,7 @@
 | SCHEMA_REVIEW_HEARTBEAT           | 5                  | seconds between worker heartbeats; 6 missed = worker dead |
 | METRICS_PORT                      | (unset)            | bot.worker only: serve /metrics on this port        |
 | SCHEMA_REVIEW_FILE_BUDGET         | 20                 | seconds one schema file's review may take; then it fails |
-| SCHEMA_REVIEW_JOB_ATTEMPTS        | 3                  | times a job may be started before it is concluded as failed |
+| SCHEMA_REVIEW_JOB_INTERRUPTIONS   | 2                  | times a job's worker may die under it; then the check fails |
 """
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ class Runtime:
     heartbeat: float = 5.0
     metrics_port: int | None = None
     file_budget: float = 20.0
-    job_attempts: int = 3
+    job_interruptions: int = 2
 
     @property
     def embedded(self) -> bool:
@@ -70,7 +70,7 @@ class Runtime:
                    heartbeat=max(number("SCHEMA_REVIEW_HEARTBEAT", 5.0), 0.1),
                    metrics_port=_number(env, "METRICS_PORT", 0, int) if port else None,
                    file_budget=max(number("SCHEMA_REVIEW_FILE_BUDGET", 20.0), 0.1),
-                   job_attempts=max(number("SCHEMA_REVIEW_JOB_ATTEMPTS", 3, int), 1))
+                   job_interruptions=max(number("SCHEMA_REVIEW_JOB_INTERRUPTIONS", 2, int), 1))
 
 
 def _number(env: Mapping[str, str], key: str, default, kind):

@@ -59,7 +59,8 @@ class QueueDispatcher:
         self.huey = huey or make_huey(runtime)
         self.ledger = Ledger(self.huey)
         self.leases = Leases(self.huey, heartbeat=runtime.heartbeat)
-        self.runner = Runner(self.ledger, self.leases, handle, give_up=give_up)
+        self.runner = Runner(self.ledger, self.leases, handle, give_up=give_up,
+                             max_interruptions=runtime.job_interruptions)
         self._recover_deliveries = recover_deliveries
         self._consumer = self._upkeep = None
 

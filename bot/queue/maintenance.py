@@ -34,7 +34,13 @@ def recover_orphans(ledger: Ledger, leases: Leases, huey, enqueue: Callable[[str
                 continue
         else:
             continue
-        ledger.update(guid, state=State.QUEUED.value, owner=None)
+        if state == State.RUNNING.value:
+            # Counted: a job that kills its worker every time (out of memory, a timeout) must
+            # not be re-queued forever; the runner concludes it after a few of these.
+            ledger.update(guid, state=State.QUEUED.value, owner=None,
+                          interrupted=entry.get("interrupted", 0) + 1)
+        else:
+            ledger.update(guid, state=State.QUEUED.value, owner=None)
         enqueue(guid)
         recovered.append(guid)
     if recovered:

@@ -18,12 +18,23 @@ log = logging.getLogger("schema_review.queue")
 
 # Seconds before a job waiting for its pull request's lock looks again.
 LOCK_RETRY_SECONDS = 1
+INTERRUPTED = "its worker stopped {count} times while running it (a time or memory limit)"
+
+
+class Interrupted(Exception):
+    """The job's worker died under it too often: it is concluded instead of run again."""
+
+    def __init__(self, count: int):
+        super().__init__(INTERRUPTED.format(count=count))
+        self.reason = INTERRUPTED.format(count=count)
 
 
 class Runner:
     def __init__(self, ledger: Ledger, leases: Leases, handle: Callable[[Job], None], *,
-                 give_up: Callable[[Job, BaseException], None] | None = None):
+                 give_up: Callable[[Job, BaseException], None] | None = None,
+                 max_interruptions: int = 2):
         self._ledger, self._leases, self._handle = ledger, leases, handle
+        self._max_interruptions = max_interruptions
         self._give_up = give_up or (lambda job, error: None)
 
     def run(self, guid: str, *, retries_left: int) -> None:
@@ -38,6 +49,10 @@ class Runner:
         context = {"delivery": guid, "repository": job.repository, "event": job.event}
         if self._ledger.superseded(subject):
             return self._finish(guid, "superseded", context, 0.0)
+        if entry.get("interrupted", 0) >= self._max_interruptions:
+            log.error("job interrupted too often; concluded", extra={**context, "interrupted": entry["interrupted"]})
+            self._give_up(job, Interrupted(entry["interrupted"]))
+            return self._finish(guid, "failed", context, 0.0)
         if not self._leases.acquire(subject.lock, guid):
             raise RetryTask(delay=LOCK_RETRY_SECONDS)  # another job on this PR runs; not a failure
         started, wall = time.monotonic(), time.time()
