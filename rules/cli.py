@@ -3,16 +3,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
+import resource
 import sys
 from typing import Sequence
 
 from .engine import check
+from .limits import FILE_BUDGET_SECONDS
 from .model import Format, Mode, Options, Policy, Report, SchemaError
 from .output import Output
 from .sources import read
 
 EXIT_USAGE = 2
 UNUSABLE = "unusable schema"
+BUDGET_VARIABLE = "SCHEMA_REVIEW_FILE_BUDGET"  # seconds per comparison, as in the App
 SUMMARY = "{verdict} ({mode}): {errors} error(s), {warnings} warning(s), {infos} info"
 
 
@@ -78,11 +83,31 @@ def _print(report: Report, output: Output, *, new: str) -> None:
         sys.stdout.write(render(output, from_report(report, new=new, verdict=_summary(report))))
 
 
+def _budget() -> float:
+    try:
+        return max(float(os.environ.get(BUDGET_VARIABLE, "") or FILE_BUDGET_SECONDS), 0.1)
+    except ValueError:
+        return FILE_BUDGET_SECONDS
+
+
+def _cap_cpu(seconds: float) -> None:
+    """The CLI checks in its own process (one command, one user) but never hangs: past its CPU
+    budget the kernel ends it (SIGXCPU, exit status 152). A regex that backtracks for minutes
+    runs in C and would not notice a Python-level timeout."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    limit = math.ceil(used.ru_utime + used.ru_stime + seconds)
+    if soft == resource.RLIM_INFINITY or soft > limit:
+        resource.setrlimit(resource.RLIMIT_CPU, (limit, hard))
+
+
 def _check(args: argparse.Namespace) -> int:
     proto_paths = tuple(args.proto_path)
+    seconds = _budget() * (1 + len(args.against))
     try:
         old, new = read(args.old, proto_paths=proto_paths), read(args.new, proto_paths=proto_paths)
         against = [read(path, proto_paths=proto_paths) for path in args.against]
+        _cap_cpu(seconds)
         report = check(old, new, format=Format(args.format) if args.format else None,
                        mode=Mode(args.mode), against=against,
                        options=Options(policy=Policy(args.policy),

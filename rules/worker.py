@@ -9,7 +9,7 @@ from .engine import check
 from .model import Format, Mode, SchemaError
 
 # What the parent sees when the engine raised something other than a SchemaError.
-CRASHED = "the rule engine stopped with {kind}"
+CRASHED = "{kind}"
 OUT_OF_MEMORY = "memory"
 
 
