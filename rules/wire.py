@@ -2,7 +2,11 @@
 the worker parses hostile input, so what it sends back is read as data and checked, never run)."""
 from __future__ import annotations
 
-from .model import (Direction, Finding, Format, Mode, Options, Policy, Report, SchemaError,
+import dataclasses
+import enum
+from typing import Mapping
+
+from .model import (Direction, Finding, Format, Mode, Options, Report, SchemaError,
                     Severity, Side, Source, Suggestion)
 
 
@@ -39,15 +43,34 @@ def to_source(data: dict) -> Source:
 
 
 def options(value: Options) -> dict:
-    return {"policy": value.policy.value, "proto_categories": sorted(value.proto_categories),
-            "severities": {rule: None if level is None else level.value
-                           for rule, level in value.severities.items()}}
+    """Every field of Options (new knobs travel without touching this module)."""
+    out = {}
+    for each in dataclasses.fields(Options):
+        item = getattr(value, each.name)
+        if isinstance(item, enum.Enum):
+            item = item.value
+        elif isinstance(item, (set, frozenset)):
+            item = sorted(item)
+        elif isinstance(item, Mapping):
+            item = {k: v.value if isinstance(v, enum.Enum) else v for k, v in item.items()}
+        out[each.name] = item
+    return out
 
 
 def to_options(data: dict) -> Options:
-    return Options(policy=Policy(data["policy"]), proto_categories=frozenset(data["proto_categories"]),
-                   severities={rule: None if level is None else Severity(level)
-                               for rule, level in data["severities"].items()})
+    values = {}
+    for each in dataclasses.fields(Options):
+        if each.name not in data:
+            continue
+        item, default = data[each.name], getattr(Options(), each.name)
+        if isinstance(default, enum.Enum):
+            item = type(default)(item)
+        elif isinstance(default, (set, frozenset)):
+            item = frozenset(item)
+        elif each.name == "severities":
+            item = {rule: None if level is None else Severity(level) for rule, level in item.items()}
+        values[each.name] = item
+    return Options(**values)
 
 
 def request(old: Source, new: Source, *, format: Format | None, mode: Mode,

@@ -23,7 +23,8 @@ from bot.queue.leases import Leases
 from bot.queue.ledger import Ledger
 from bot.queue.maintenance import recover_orphans
 from bot.queue.runner import Interrupted, Runner
-from rules import Mode, OverBudget, SchemaError, Source, budget, check
+from rules import (Mode, Options, OverBudget, Policy, SchemaError, Severity, Source, budget,
+                   check)
 from tests.harness.flow import completed_run, settle
 from tests.harness.server import SECRET, app_env, gunicorn
 
@@ -84,6 +85,19 @@ def test_a_file_within_budget_gets_the_engines_own_findings(pool, path, old, new
     expected = check(Source(path, old), Source(path, new), mode=Mode.FULL)
     assert expected.findings  # the comparison is not vacuous
     assert pool.check(Source(path, old), Source(path, new), mode=Mode.FULL) == expected
+
+
+@pytest.mark.parametrize("options", [
+    Options(), Options(policy=Policy.STRICT, format_assertion=True),
+    Options(severities={"JSONSCHEMA_CONSTRAINT_CHANGED": Severity.INFO}),
+])
+def test_every_option_reaches_the_worker(pool, options):
+    old = json.dumps({"type": "object", "properties": {"d": {"type": "string", "format": "date"}}})
+    new = json.dumps({"type": "object", "properties": {"d": {"type": "string", "format": "email"},
+                                                       "e": {"type": "string"}}})
+    expected = check(Source("s.schema.json", old), Source("s.schema.json", new), options=options)
+    assert pool.check(Source("s.schema.json", old), Source("s.schema.json", new),
+                      options=options) == expected
 
 
 def test_unusable_input_comes_back_as_the_same_schema_error(pool):
