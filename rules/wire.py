@@ -89,7 +89,7 @@ def _finding(value: Finding) -> dict:
     fix = value.suggestion
     return {"rule": value.rule, "severity": value.severity.value, "line": value.line,
             "path": value.path, "message": value.message, "side": value.side.value,
-            "file": value.file,
+            "file": value.file, "against": value.against,
             "breaks": None if value.breaks is None else sorted(d.value for d in value.breaks),
             "suggestion": None if fix is None else [fix.title, fix.line_start, fix.line_end,
                                                     fix.replacement]}
@@ -111,6 +111,7 @@ def _to_finding(data: dict) -> Finding:
         rule=_str(data["rule"]), severity=Severity(data["severity"]), line=_int(data["line"]),
         path=_str(data["path"]), message=_str(data["message"]), side=Side(data["side"]),
         file=_str(data["file"]),
+        against=None if data["against"] is None else _str(data["against"]),
         breaks=None if breaks is None else frozenset(Direction(d) for d in _strings(breaks)),
         suggestion=None if fix is None else Suggestion(_str(fix[0]), _int(fix[1]), _int(fix[2]),
                                                        _str(fix[3])))

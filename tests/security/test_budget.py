@@ -100,6 +100,15 @@ def test_every_option_reaches_the_worker(pool, options):
                       options=options) == expected
 
 
+def test_findings_against_older_versions_keep_naming_them(pool):
+    older = Source("r.avsc", AVRO_OLD.replace('"int"', '"string"'))
+    expected = check(Source("r.avsc", AVRO_OLD), Source("r.avsc", AVRO_NEW), against=[older],
+                     mode=Mode.FULL)
+    assert any(f.against for f in expected.findings)
+    assert pool.check(Source("r.avsc", AVRO_OLD), Source("r.avsc", AVRO_NEW), against=[older],
+                      mode=Mode.FULL) == expected
+
+
 def test_unusable_input_comes_back_as_the_same_schema_error(pool):
     with pytest.raises(SchemaError) as direct:
         check(Source("r.avsc", AVRO_OLD), Source("r.avsc", "{"))
