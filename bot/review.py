@@ -24,7 +24,7 @@ REMOVED = "The schema file was removed."
 BASE_UNUSABLE = "the base version cannot be read ({problem})"
 UNREADABLE = "the {side} version is unusable ({problem})"
 OVER_LIMIT = "over the limit of {limit} schema files per pull request (`max_files`)"
-OLDER_SKIPPED = ("Version {sha} of `{path}` could not be read and was left out of the transitive "
+OLDER_SKIPPED = ('Version {sha} of "{path}" could not be read and was left out of the transitive '
                  "check: {problem}")
 
 

@@ -14,6 +14,7 @@
 | SCHEMA_REVIEW_RECOVERY_INTERVAL   | 600                | seconds between sweeps for failed deliveries (0: only at start) |
 | SCHEMA_REVIEW_HEARTBEAT           | 5                  | seconds between worker heartbeats; 6 missed = worker dead |
 | METRICS_PORT                      | (unset)            | bot.worker only: serve /metrics on this port        |
+| SCHEMA_REVIEW_RECHECK_INTERVAL    | 60                 | seconds between two `/schema-review recheck` runs on one PR |
 """
 from __future__ import annotations
 
@@ -42,6 +43,7 @@ class Runtime:
     recovery_interval: float = 600.0
     heartbeat: float = 5.0
     metrics_port: int | None = None
+    recheck_interval: float = 60.0
 
     @property
     def embedded(self) -> bool:
@@ -64,7 +66,8 @@ class Runtime:
                    token_margin=number("SCHEMA_REVIEW_TOKEN_MARGIN", 300.0),
                    recovery_interval=number("SCHEMA_REVIEW_RECOVERY_INTERVAL", 600.0),
                    heartbeat=max(number("SCHEMA_REVIEW_HEARTBEAT", 5.0), 0.1),
-                   metrics_port=_number(env, "METRICS_PORT", 0, int) if port else None)
+                   metrics_port=_number(env, "METRICS_PORT", 0, int) if port else None,
+                   recheck_interval=number("SCHEMA_REVIEW_RECHECK_INTERVAL", 60.0))
 
 
 def _number(env: Mapping[str, str], key: str, default, kind):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..config import OverridePolicy
+from ..render.escape import code
 
 HELP = """**schema-review commands** (comment on the pull request; the comment must start with the command)
 
@@ -23,9 +24,10 @@ comments never trigger commands."""
 def who_may(policy: OverridePolicy) -> str:
     parts = [f"people with at least `{policy.min_permission.value}` permission on the repository"]
     if policy.allow_users:
-        parts.append("the users " + ", ".join(f"@{u}" for u in policy.allow_users))
+        # Code spans: naming them must not notify them (or a whole team) on every help reply.
+        parts.append("the users " + ", ".join(code(u) for u in policy.allow_users))
     if policy.allow_teams:
-        parts.append("members of " + ", ".join(f"`{t}`" for t in policy.allow_teams))
+        parts.append("members of " + ", ".join(code(t) for t in policy.allow_teams))
     text = " or ".join(parts)
     if not policy.allow_author:
         text += ", except on pull requests they opened themselves"
