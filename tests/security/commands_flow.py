@@ -5,6 +5,7 @@ import contextlib
 import json
 
 from tests.integration.test_review_flow import open_pull, review_of, send
+from tests.harness.flow import wait_for
 from tests.security.conftest import completed_run, settle
 
 def avro_with(fields: list[str]) -> str:
@@ -59,9 +60,16 @@ def clock_ahead(github, seconds: float):
         github.state.clock = original
 
 
-def deliver_comment(github, app_url, payload: dict) -> None:
+QUIET = 1.5  # seconds without a GitHub call that mean the App is done (a loaded machine pauses)
+
+
+def deliver_comment(github, app_url, payload: dict, *, answered: bool = True) -> None:
+    """Send a command; with `answered`, wait for the App's reaction to it, then for quiet."""
     send(github, app_url, "issue_comment", payload)
-    settle(github)
+    if answered:
+        wait_for(lambda: github.reactions(payload["comment"]["id"]), timeout=60,
+                 what="the App's reaction to the command")
+    settle(github, quiet=QUIET, timeout=120)
 
 
 def check(github, repo, sha: str):

@@ -12,8 +12,8 @@ import json
 import pytest
 
 from bot.fingerprint import found_in
-from tests.integration.test_review_flow import open_pull, review_of, send
-from tests.security.conftest import settle
+from tests.integration.test_review_flow import open_pull, review_of
+from tests.security.commands_flow import deliver_comment
 from tests.security.markdown_check import problems, table_cells
 
 FORGED = "0123456789abcdef"
@@ -114,9 +114,7 @@ def test_a_reason_echoed_in_the_reply_and_the_audit_trail_is_escaped(github, app
     repo, pull = open_pull(github, {"s/user.avsc": AVRO_OLD}, {"s/user.avsc": AVRO_NEW})
     assert review_of(github, app_url, repo, pull).conclusion == "failure"
     github.set_permission(repo.owner, repo.name, "maintainer", "write")
-    send(github, app_url, "issue_comment",
-         github.issue_comment_event(pull, f"/schema-override {reason}", "maintainer"))
-    settle(github)
+    deliver_comment(github, app_url, github.issue_comment_event(pull, f"/schema-override {reason}", "maintainer"))
     (run,) = [r for r in github.check_runs(repo.owner, repo.name, pull.head_sha) if r.name == "schema-review"]
     assert run.conclusion == "success"
     summary = run.output["summary"]
@@ -136,8 +134,7 @@ def test_command_text_echoed_in_replies_is_escaped(github, app_url, body):
     repo, pull = open_pull(github, {"s/user.avsc": AVRO_OLD}, {"s/user.avsc": AVRO_NEW})
     assert review_of(github, app_url, repo, pull).conclusion == "failure"
     github.set_permission(repo.owner, repo.name, "maintainer", "admin")
-    send(github, app_url, "issue_comment", github.issue_comment_event(pull, body, "maintainer"))
-    settle(github)
+    deliver_comment(github, app_url, github.issue_comment_event(pull, body, "maintainer"))
     (reply,) = _replies(github, repo, pull)
     assert problems(reply.replace("@maintainer", "maintainer")) == [], reply
 
@@ -148,8 +145,7 @@ def test_help_names_allowed_teams_and_users_without_mentioning_them(github, app_
                            {"s/user.avsc": AVRO_NEW})
     review_of(github, app_url, repo, pull)
     github.set_permission(repo.owner, repo.name, "reader", "read")
-    send(github, app_url, "issue_comment", github.issue_comment_event(pull, "/schema-review help", "reader"))
-    settle(github)
+    deliver_comment(github, app_url, github.issue_comment_event(pull, "/schema-review help", "reader"))
     (reply,) = _replies(github, repo, pull)
     assert "alice" in reply and "evil-org/secret-team" in reply
     assert problems(reply) == [], reply

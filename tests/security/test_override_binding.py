@@ -90,7 +90,7 @@ def test_a_command_deleted_or_edited_before_processing_does_not_count(github, ap
             stored.body = ("never mind, this breaks consumers" if change == "edited"
                            else f"/schema-override JSONSCHEMA_REQUIRED_PROPERTY_ADDED -- {REASON}")
             stored.updated_at = github.state.now()
-        deliver_comment(github, app_url, command)
+        deliver_comment(github, app_url, command, answered=False)
     run = check(github, repo, pull.head_sha)
     assert run.conclusion == "failure" and "Overridden" not in run.output["title"]
     assert replies(github, repo, pull) == []
