@@ -68,35 +68,47 @@ def handle_override(github, where: Command, command: Parsed, *, pushes: Sequence
         reply = REVOKED.format(user=user)
     else:
         outcome = _override(where, command, pushes=pushes, now=now)
-        if isinstance(outcome, tuple) and isinstance(outcome[0], str):
-            return answer(repo, pull.number, comment_id, CONFUSED, outcome[0])
-        record, reply, prepared = outcome
+        if isinstance(outcome, Refusal):
+            return answer(repo, pull.number, comment_id, CONFUSED, outcome.reply)
+        record, reply, prepared = outcome.record, outcome.reply, outcome.prepared
     # The reply carries the record: the audit trail, and the state the next review reads.
     marker = record.marker(key=github.record_key, scope=where.scope)
     answer(repo, pull.number, comment_id, THUMBS_UP, reply + "\n\n" + marker)
     review_head(github, where.target, now=now, prepared=prepared)
 
 
-def _override(where: Command, command: Parsed, *, pushes, now):
-    """(record, reply, prepared) for an accepted override, or (refusal,) to answer with."""
+@dataclass(frozen=True)
+class Accepted:
+    record: Record
+    reply: str
+    prepared: tuple  # (pull, config, result): the head just reviewed, not fetched a second time
+
+
+@dataclass(frozen=True)
+class Refusal:
+    reply: str
+
+
+def _override(where: Command, command: Parsed, *, pushes, now) -> Accepted | Refusal:
+    """What an override command amounts to on the head its author saw."""
     repo, pull, user, config = where.repo, where.pull, where.user, where.config
     sha = pull.head.sha
     seen = seen_at(pushes, written=parse_time(where.comment["created_at"]), current=sha)
     if not seen.known:
-        return (UNKNOWN_HEAD.format(user=user, sha=code(sha[:7])),)
+        return Refusal(UNKNOWN_HEAD.format(user=user, sha=code(sha[:7])))
     result = evaluate(repo, pull, config, head_sha=sha, now=now)
     breaking = errors(result)
     if not breaking:
-        return (NOTHING.format(user=user),)
+        return Refusal(NOTHING.format(user=user))
     unknown = [s for s in command.scope if not any(in_scope((s,), p, f) for _fp, p, f in breaking)]
     if unknown:
-        return (UNKNOWN_SCOPE.format(user=user, items=", ".join(code(s) for s in unknown)),)
+        return Refusal(UNKNOWN_SCOPE.format(user=user, items=", ".join(code(s) for s in unknown)))
     chosen = [(fp, path, f) for fp, path, f in breaking if in_scope(command.scope, path, f)]
     if seen.moved:
         then = _seen_fingerprints(repo, pull, config, seen, now=now)
         chosen = [item for item in chosen if item[0] in then]
         if not chosen:
-            return (NOTHING_SEEN.format(user=user, seen=code(seen.heads[-1][:7]), sha=code(sha[:7])),)
+            return Refusal(NOTHING_SEEN.format(user=user, seen=code(seen.heads[-1][:7]), sha=code(sha[:7])))
     head = code(sha[:7])
     what = (SCOPED.format(count=len(chosen), items=", ".join(code(s) for s in command.scope), sha=head)
             if command.scope else EVERYTHING.format(count=len(chosen), sha=head))
@@ -110,7 +122,7 @@ def _override(where: Command, command: Parsed, *, pushes, now):
         left = len({fp for fp, _p, _f in breaking if in_scope(command.scope, _p, _f)} - set(fingerprints))
         moved = MOVED.format(seen=code(seen.heads[-1][:7]), sha=head, count=left)
     reply = ACCEPTED.format(user=user, what=what, moved=moved, reason=quote(reason))
-    return record, reply, (pull, config, result)
+    return Accepted(record, reply, (pull, config, result))
 
 
 def _seen_fingerprints(repo, pull, config: Config, seen: Seen, *, now) -> set[str]:
