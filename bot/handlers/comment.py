@@ -64,7 +64,7 @@ def handle_command(job: Job, *, github, context: CommandContext = CommandContext
     if command.kind is Kind.INVALID:
         return answer(repo, number, sent["id"], CONFUSED, SYNTAX_REPLY.format(user=user, problem=command.problem))
     if command.kind is Kind.HELP:
-        return answer(repo, number, sent["id"], THUMBS_UP, help_text(config.override))
+        return answer(repo, number, sent["id"], THUMBS_UP, help_text(config.override, recheck_interval=context.recheck_interval))
     pull = repo.pull(number)
     target = Target(payload["installation"]["id"], repo.full_name, default_branch, pull.head.sha, number)
     where = Command(repo=repo, pull=pull, user=user, comment=comment, config=config,

@@ -15,10 +15,11 @@ HELP = """**schema-review commands** (comment on the pull request; the comment m
 | `/schema-review help` | Shows this help. |
 
 **Who may override:** {who}. A reason of at least {minimum} characters is required; it is recorded with
-your name, the time and a link to your comment in the check's summary. An override follows the
-findings it covers, not the commit: a later push with the same findings stays overridden, a push
-that adds a new breaking change fails again until that one is fixed or overridden too. Edited
-comments never trigger commands."""
+your name, the time and a link to your comment in the check's summary. An override covers the
+breaking changes that were on the head when you wrote the comment, and follows them, not the
+commit: a later push with the same findings stays overridden, a push that adds a new breaking change
+fails again until that one is fixed or overridden too. Edited or deleted comments never count;
+`recheck` runs at most once per {interval} seconds per pull request."""
 
 
 def who_may(policy: OverridePolicy) -> str:
@@ -34,6 +35,6 @@ def who_may(policy: OverridePolicy) -> str:
     return text
 
 
-def help_text(policy: OverridePolicy) -> str:
+def help_text(policy: OverridePolicy, *, recheck_interval: float = 60.0) -> str:
     return HELP.format(conclusion=policy.conclusion.value, who=who_may(policy),
-                       minimum=policy.min_reason_length)
+                       minimum=policy.min_reason_length, interval=f"{recheck_interval:g}")
