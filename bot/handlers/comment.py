@@ -68,7 +68,8 @@ def handle_command(job: Job, *, github, context: CommandContext = CommandContext
     pull = repo.pull(number)
     target = Target(payload["installation"]["id"], repo.full_name, default_branch, pull.head.sha, number)
     where = Command(repo=repo, pull=pull, user=user, comment=comment, config=config,
-                    scope=scope_of(repo.full_name, number), target=target)
+                    scope=scope_of(repo.full_name, number), target=target,
+                    still_as_sent=lambda: _as_sent(repo.issue_comment(sent["id"]), sent, user))
     if command.kind is Kind.RECHECK:
         return _recheck(github, where, interval=context.recheck_interval, now=now)
     pushes = context.pushes(f"{payload['repository']['full_name']}#{number}")

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..commands import Command as Parsed, Kind
 from ..config import Config
@@ -46,6 +46,8 @@ class Command:
     config: Config
     scope: str  # what the App's records are bound to (bot/records.py)
     target: Target
+    # Fetches the comment again: still there, unedited? Asked once more right before recording.
+    still_as_sent: Callable[[], bool] = lambda: True
 
 
 def answer(repo, number: int, comment_id: int, reaction: str, reply: str) -> None:
@@ -71,6 +73,8 @@ def handle_override(github, where: Command, command: Parsed, *, pushes: Sequence
         if isinstance(outcome, Refusal):
             return answer(repo, pull.number, comment_id, CONFUSED, outcome.reply)
         record, reply, prepared = outcome.record, outcome.reply, outcome.prepared
+    if not where.still_as_sent():
+        return  # edited or deleted while the review ran: what it said then no longer counts
     # The reply carries the record: the audit trail, and the state the next review reads.
     marker = record.marker(key=github.record_key, scope=where.scope)
     answer(repo, pull.number, comment_id, THUMBS_UP, reply + "\n\n" + marker)
