@@ -38,6 +38,9 @@ def failing_pull(github, app_url, fmt: str, changes: list[str]):
     repo, pull = open_pull(github, {path: base}, {path: head(changes)})
     run = review_of(github, app_url, repo, pull)
     assert run.conclusion == "failure", run.output
+    # The review (inline comments) is posted after the check completes: wait for it too.
+    wait_for(lambda: github.reviews(repo.owner, repo.name, pull.number), timeout=60, what="the App's review")
+    settle(github, quiet=QUIET, timeout=120)
     return repo, pull
 
 
