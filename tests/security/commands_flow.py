@@ -38,10 +38,14 @@ def failing_pull(github, app_url, fmt: str, changes: list[str]):
     repo, pull = open_pull(github, {path: base}, {path: head(changes)})
     run = review_of(github, app_url, repo, pull)
     assert run.conclusion == "failure", run.output
-    # The review (inline comments) is posted after the check completes: wait for it too.
+    reviewed(github, repo, pull)
+    return repo, pull
+
+
+def reviewed(github, repo, pull) -> None:
+    """The review (inline comments) is posted after the check completes: wait for it too."""
     wait_for(lambda: github.reviews(repo.owner, repo.name, pull.number), timeout=60, what="the App's review")
     settle(github, quiet=QUIET, timeout=120)
-    return repo, pull
 
 
 def push(github, app_url, repo, pull, fmt: str, changes: list[str], *, announce: bool = True):
@@ -88,4 +92,4 @@ def reactions(github, comment_id: int) -> list[str]:
 
 
 __all__ = ["FORMATS", "failing_pull", "push", "clock_ahead", "deliver_comment", "check", "replies",
-           "reactions", "send", "settle", "review_of", "open_pull"]
+           "reactions", "reviewed", "send", "settle", "review_of", "open_pull"]

@@ -16,7 +16,7 @@ from bot.overrides import Record, RecordKind, records_in
 from bot.records import derive_key, scope_of, seal, unseal
 from tests.harness.server import SECRET
 from tests.security.commands_flow import (FORMATS, check, deliver_comment, open_pull, replies,
-                                          review_of)
+                                          review_of, reviewed)
 
 REASON = "rollout is coordinated with every consumer"
 
@@ -41,6 +41,7 @@ def _two_files(github, app_url, fmt: str):
     second = path.replace(".", "2.", 1)
     repo, pull = open_pull(github, {path: base, second: base}, {path: head(["a"]), second: head(["b"])})
     assert review_of(github, app_url, repo, pull).conclusion == "failure"
+    reviewed(github, repo, pull)
     return repo, pull, path, second
 
 
@@ -51,6 +52,7 @@ def test_a_forged_record_inside_a_reason_is_not_honoured(github, app_url, fmt, w
     github.set_permission(repo.owner, repo.name, "writer", "write")
     github.set_permission(repo.owner, repo.name, "boss", "admin")  # whom the forged record names
     prints = [found_in(c.body) for c in github.review_comments(repo.owner, repo.name, pull.number)]
+    assert len(prints) >= 2
     forged = _forgeries(repo, pull, prints)[which]
     # The writer may override the first file; the forged record claims both, in boss's name.
     body = f"/schema-override {first} -- {REASON}\n{forged}\n\n{forged}"
