@@ -21,6 +21,7 @@ REQUIRED = {
     "pull": ("pull_requests", "read"),
     "changed_files": ("pull_requests", "read"),
     "blobs": ("contents", "read"),  # GraphQL object(expression:) on the repository
+    "shared_file": ("contents", "read"),  # GET /repos/{o}/{r} (metadata) + a blob of another installed repo
     "history": ("contents", "read"),
     "find_check_run": ("checks", "read"),
     "complete_check_run": ("checks", "write"),
