@@ -5,6 +5,8 @@ import enum
 import re
 from dataclasses import dataclass
 
+from .render.escape import code
+
 OVERRIDE, REVIEW = "/schema-override", "/schema-review"
 RULE_ID = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 SYNTAX = (
@@ -12,7 +14,7 @@ SYNTAX = (
     "`/schema-override <RULE_ID or file path> ... -- <reason>` overrides only those; "
     "`/schema-override revoke` withdraws the overrides; `/schema-review recheck` runs the review "
     "again; `/schema-review help` lists the commands.")
-UNKNOWN = "`{word}` is not a schema-review command."
+UNKNOWN = "{word} is not a schema-review command."
 NO_REASON = "An override needs a reason of at least {minimum} characters, so the audit trail says why."
 NO_SCOPE = "Name at least one rule ID or file path before `--`."
 
@@ -54,7 +56,7 @@ def parse(body: str, *, min_reason_length: int = 10) -> Command | None:
         return _override(rest, min_reason_length)
     if word == REVIEW and rest.lower() in ("recheck", "help"):
         return Command(Kind(rest.lower()))
-    return Command(Kind.INVALID, problem=UNKNOWN.format(word=first_line[:60]) + " " + SYNTAX)
+    return Command(Kind.INVALID, problem=UNKNOWN.format(word=code(first_line[:60])) + " " + SYNTAX)
 
 
 def _override(rest: str, minimum: int) -> Command:

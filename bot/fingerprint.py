@@ -26,9 +26,12 @@ def marker(value: str) -> str:
 
 
 def found_in(body: str | None) -> str | None:
-    """The fingerprint a comment of ours carries, or None for anybody else's comment."""
-    match = MARKER_PATTERN.search(body or "")
-    return match.group(1) if match else None
+    """The fingerprint a comment of ours carries, or None for anybody else's comment.
+
+    The last marker counts: the App writes it at the very end, after any schema text the body
+    quotes (a suggestion's text is kept verbatim and may hold a look-alike marker)."""
+    found = MARKER_PATTERN.findall(body or "")
+    return found[-1] if found else None
 
 
 def posted(bodies: Iterable[str | None]) -> set[str]:

@@ -17,6 +17,7 @@ from rules.limits import MAX_SCHEMA_BYTES
 from .backoff import GitHubBackoff
 from .jobs import checkpoint
 from .metrics import GITHUB_CALLS, RATE_REMAINING
+from .records import derive_key
 from .settings import Settings
 from .tokens import InstallationToken
 
@@ -60,6 +61,8 @@ class GitHubApp:
         self._clients: dict[int, Github] = {}
         self._lock = threading.Lock()
         self._login: str | None = None
+        # Seals the override records the App writes into its comments (see bot/records.py).
+        self.record_key = derive_key(settings.webhook_secret)
 
     def installation(self, installation_id: int) -> Github:
         with self._lock:
@@ -265,6 +268,18 @@ class RepoClient:
     @_operation("issue_comments")
     def issue_comments(self, number: int) -> list:
         return list(self._repo.get_issue(number).get_comments())
+
+    @_operation("issue_comment", reads=True)
+    def issue_comment(self, comment_id: int) -> dict | None:
+        """One conversation comment as GitHub has it now; None when it was deleted."""
+        try:
+            _headers, data = self._client.requester.requestJsonAndCheck(
+                "GET", f"{self._repo.url}/issues/comments/{int(comment_id)}")
+        except GithubException as error:
+            if error.status == 404:
+                return None
+            raise
+        return data
 
     @_operation("comment")
     def comment(self, number: int, body: str):

@@ -1,22 +1,19 @@
 """Override records (kept in the App's own PR comments) and what they do to the check's verdict."""
 from __future__ import annotations
 
-import base64
 import enum
-import json
-import re
 from dataclasses import asdict, dataclass
 from typing import Callable, Iterable
 
 from rules import Severity
 
 from .fingerprint import fingerprint
-from .render.markdown import cell, fit
+from .records import seal, unseal
+from .render.escape import cell, code, text
+from .render.markdown import fit
 from .render.model import Conclusion
 from .review import ReviewResult
 
-MARKER = "<!-- schema-review:override {payload} -->"
-MARKER_PATTERN = re.compile(r"<!-- schema-review:override ([A-Za-z0-9_=-]+) -->")
 TITLE = "Overridden by {users}"
 TITLE_PARTIAL = "{title} ({count} not covered by the override)"
 SECTION = "### Override\n\n| By | When | Reason | Covers | Command |\n|---|---|---|---|---|"
@@ -24,11 +21,13 @@ COVERED = "**Overridden** ({count}): {items}"
 NOT_COVERED = ("**Not covered** ({count}): {items}. These breaking changes appeared after the "
                "override, or were outside its scope; the check fails until they are fixed or overridden.")
 EVERYTHING = "every breaking change then present"
+ON_HEAD = " (as of {sha})"
 
 
 class RecordKind(enum.StrEnum):
     OVERRIDE = "override"
     REVOKE = "revoke"
+    RECHECK = "recheck"  # when a recheck was last run: `/schema-review recheck` is rate-limited
 
 
 @dataclass(frozen=True)
@@ -37,30 +36,32 @@ class Record:
 
     kind: RecordKind
     user: str
-    at: str  # ISO time the command was accepted
+    at: str  # when the command's comment was written (GitHub's created_at)
     comment: str  # link to the command's comment
     reason: str = ""
     scope: tuple[str, ...] = ()
     fingerprints: tuple[str, ...] = ()
+    head: str = ""  # the head commit the override is bound to: current when the comment was written
 
-    def marker(self) -> str:
-        data = json.dumps(asdict(self), separators=(",", ":")).encode()
-        return MARKER.format(payload=base64.urlsafe_b64encode(data).decode())
+    def marker(self, *, key: bytes, scope: str) -> str:
+        """The sealed marker the App appends to its reply; `scope` names the pull request."""
+        return seal(asdict(self), key=key, scope=scope)
 
 
-def records_in(bodies: Iterable[str | None]) -> list[Record]:
-    """Records from the App's own comment bodies, oldest first; anything malformed is skipped."""
+def records_in(bodies: Iterable[str | None], *, key: bytes, scope: str) -> list[Record]:
+    """Records from the App's own comment bodies, oldest first: the last sealed marker of each
+    body, for this pull request; anything forged, moved or malformed is skipped."""
     found = []
     for body in bodies:
-        match = MARKER_PATTERN.search(body or "")
-        if not match:
+        data = unseal(body, key=key, scope=scope)
+        if data is None:
             continue
         try:
-            data = json.loads(base64.urlsafe_b64decode(match.group(1)))
             found.append(Record(kind=RecordKind(data["kind"]), user=str(data["user"]), at=str(data["at"]),
                                 comment=str(data["comment"]), reason=str(data.get("reason", "")),
-                                scope=tuple(data.get("scope", ())),
-                                fingerprints=tuple(data.get("fingerprints", ()))))
+                                scope=tuple(map(str, data.get("scope", ()))),
+                                fingerprints=tuple(map(str, data.get("fingerprints", ()))),
+                                head=str(data.get("head", ""))))
         except (ValueError, KeyError, TypeError):
             continue
     return found
@@ -70,7 +71,10 @@ def active(records: list[Record], *, still_allowed: Callable[[str], bool]) -> li
     """Overrides since the last revoke whose author still has the right to override."""
     current: list[Record] = []
     for record in records:
-        current = [] if record.kind is RecordKind.REVOKE else current + [record]
+        if record.kind is RecordKind.REVOKE:
+            current = []
+        elif record.kind is RecordKind.OVERRIDE:
+            current.append(record)
     return [r for r in current if still_allowed(r.user)]
 
 
@@ -93,7 +97,7 @@ def verdict(result: ReviewResult, overrides: list[Record], *,
     covered = {fp for record in overrides for fp in record.fingerprints}
     done = [item for item in breaking if item[0] in covered]
     missing = [item for item in breaking if item[0] not in covered]
-    users = ", ".join(dict.fromkeys(f"@{r.user}" for r in overrides))
+    users = ", ".join(dict.fromkeys(f"@{r.user}" for r in overrides))  # a plain-text title
     title = TITLE.format(users=users)
     lines = [SECTION] + [_row(r) for r in overrides] + [""]
     if done:
@@ -106,10 +110,12 @@ def verdict(result: ReviewResult, overrides: list[Record], *,
 
 
 def _row(record: Record) -> str:
-    covers = ", ".join(f"`{s}`" for s in record.scope) or EVERYTHING
-    return (f"| @{record.user} | {record.at} | {cell(record.reason)} | {covers} | "
+    covers = ", ".join(code(s) for s in record.scope) or EVERYTHING
+    if record.head:
+        covers += ON_HEAD.format(sha=code(record.head[:7]))
+    return (f"| @{text(record.user)} | {text(record.at)} | {cell(text(record.reason))} | {cell(covers)} | "
             f"[comment]({record.comment}) |")
 
 
 def _items(items) -> str:
-    return ", ".join(f"`{f.rule}` {cell(f.path) or '(file)'} in `{path}`" for _fp, path, f in items)
+    return ", ".join(f"{code(f.rule)} {code(f.path) or '(file)'} in {code(path)}" for _fp, path, f in items)

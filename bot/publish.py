@@ -6,6 +6,7 @@ import logging
 from github import GithubException
 
 from .fingerprint import found_in
+from .render.escape import code
 from .render.model import FileComment, InlineComment
 from .review import ReviewResult, new_comments, stale_fingerprints
 
@@ -22,7 +23,8 @@ def publish_comments(repo, pull, result: ReviewResult, *, head_sha: str, bot_log
     # Only the App's own comments count: anyone (another App too) can paste a marker into theirs.
     ours = [c for c in pull.get_review_comments()
             if found_in(c.body) and c.user is not None and c.user.login == bot_login]
-    active = {found_in(c.body): c for c in ours if RESOLVED_MARKER not in (c.body or "")}
+    # Resolved only when the App's own note ends the body (a suggestion may quote the marker).
+    active = {found_in(c.body): c for c in ours if not (c.body or "").rstrip().endswith(RESOLVED_MARKER)}
     fresh = new_comments(result, active)
     inline = [c for c in fresh if isinstance(c, InlineComment)]
     if inline:
@@ -45,5 +47,5 @@ def _create_review(repo, pull, head_sha: str, inline: list[InlineComment]) -> No
         # The diff moved under us (a push between listing files and posting): GitHub rejects the
         # whole review, so fall back to one review whose body carries every comment.
         log.warning("review rejected (422); posting comments in the review body")
-        bodies = "\n\n---\n\n".join(f"`{c.path}` line {c.line}:\n\n{c.body}" for c in inline)
+        bodies = "\n\n---\n\n".join(f"{code(c.path)} line {c.line}:\n\n{c.body}" for c in inline)
         repo.create_review(pull, head_sha=head_sha, body=body + UNPLACEABLE.format(bodies=bodies), comments=[])

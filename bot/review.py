@@ -26,7 +26,7 @@ BASE_UNUSABLE = "the base version cannot be read ({problem})"
 UNREADABLE = "the {side} version is unusable ({problem})"
 OVER_LIMIT = "over the limit of {limit} schema files per pull request (`max_files`)"
 OVER_BUDGET = "The file {problem}, so it is not known to be compatible."
-OLDER_SKIPPED = ("Version {sha} of `{path}` could not be read and was left out of the transitive "
+OLDER_SKIPPED = ('Version {sha} of "{path}" could not be read and was left out of the transitive '
                  "check: {problem}")
 
 

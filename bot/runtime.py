@@ -16,6 +16,7 @@
 | METRICS_PORT                      | (unset)            | bot.worker only: serve /metrics on this port        |
 | SCHEMA_REVIEW_FILE_BUDGET         | 20                 | seconds one schema file's review may take; then it fails |
 | SCHEMA_REVIEW_JOB_INTERRUPTIONS   | 2                  | times a job's worker may die under it; then the check fails |
+| SCHEMA_REVIEW_RECHECK_INTERVAL    | 60                 | seconds between two `/schema-review recheck` runs on one PR |
 """
 from __future__ import annotations
 
@@ -46,6 +47,7 @@ class Runtime:
     metrics_port: int | None = None
     file_budget: float = 20.0
     job_interruptions: int = 2
+    recheck_interval: float = 60.0
 
     @property
     def embedded(self) -> bool:
@@ -70,7 +72,8 @@ class Runtime:
                    heartbeat=max(number("SCHEMA_REVIEW_HEARTBEAT", 5.0), 0.1),
                    metrics_port=_number(env, "METRICS_PORT", 0, int) if port else None,
                    file_budget=max(number("SCHEMA_REVIEW_FILE_BUDGET", 20.0), 0.1),
-                   job_interruptions=max(number("SCHEMA_REVIEW_JOB_INTERRUPTIONS", 2, int), 1))
+                   job_interruptions=max(number("SCHEMA_REVIEW_JOB_INTERRUPTIONS", 2, int), 1),
+                   recheck_interval=number("SCHEMA_REVIEW_RECHECK_INTERVAL", 60.0))
 
 
 def _number(env: Mapping[str, str], key: str, default, kind):

@@ -4,13 +4,16 @@ from __future__ import annotations
 from ..events import Work, classify
 from ..jobs import Job
 from .action import handle_action
-from .comment import handle_command
+from .comment import CommandContext, handle_command
 from .pull_request import handle_review
 
-HANDLERS = {Work.REVIEW: handle_review, Work.COMMAND: handle_command, Work.ACTION: handle_action}
+HANDLERS = {Work.REVIEW: handle_review, Work.ACTION: handle_action}
 
 
-def handle_job(job: Job, *, github) -> None:
-    handler = HANDLERS.get(classify(job.event, job.payload).work)
+def handle_job(job: Job, *, github, commands: CommandContext | None = None) -> None:
+    work = classify(job.event, job.payload).work
+    if work is Work.COMMAND:
+        return handle_command(job, github=github, context=commands or CommandContext())
+    handler = HANDLERS.get(work)
     if handler is not None:
         handler(job, github=github)

@@ -1,91 +1,105 @@
-"""A /schema- command on a pull request: parse, check permission, record, re-run the verdict."""
+"""A /schema- command on a pull request: who may ask, is the comment still as sent, then act."""
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
+from typing import Callable, Sequence
 
 from ..commands import Kind, parse
+from ..config import Permission
 from ..configfile import ConfigError
 from ..jobs import Job
-from ..overrides import Record, RecordKind, errors, in_scope
-from ..permissions import decide, level
+from ..overrides import Record, RecordKind, records_in
+from ..permissions import level
+from ..records import scope_of
+from ..render.escape import code
+from ..seen import parse_time
 from .help import help_text
-from .pull_request import evaluate, load_config, review_head, utc_now
+from .override import Command, answer, handle_override
+from .pull_request import load_config, review_head, utc_now
 from .target import Target
 
 log = logging.getLogger("schema_review.commands")
 
-THUMBS_UP, THUMBS_DOWN, CONFUSED = "+1", "-1", "confused"
-REFUSED = "@{user} I can't accept this override: {why}."
-ACCEPTED = ("@{user} override accepted for {what}. The `schema-review` check now reflects it; "
-            "`/schema-override revoke` withdraws it.\n\n> {reason}")
-REVOKED = "@{user} overrides on this pull request are withdrawn; the check is being re-run."
-UNKNOWN_SCOPE = ("@{user} nothing to override matches {items}. Name a rule ID or file path from "
-                 "the failing `schema-review` check, or leave them out to cover every breaking change.")
-NOTHING = "@{user} the head commit has no breaking change to override."
+THUMBS_UP, CONFUSED, THROTTLED = "+1", "confused", "eyes"
 SYNTAX_REPLY = "@{user} {problem}"
 RECHECKING = "@{user} re-running the review of {sha}."
-CONFIG_BROKEN = "@{user} `.github/schema-review.yml` on the default branch is invalid: `{error}`"
-EVERYTHING = "every breaking change ({count}) in {sha}"
-SCOPED = "{count} breaking change(s) matching {items} in {sha}"
+CONFIG_BROKEN = "@{user} `.github/schema-review.yml` on the default branch is invalid: {error}"
+# Seconds between two `/schema-review recheck` runs on one pull request (SCHEMA_REVIEW_RECHECK_INTERVAL).
+RECHECK_INTERVAL = 60.0
 
 
-def handle_command(job: Job, *, github, now=utc_now) -> None:
+@dataclass(frozen=True)
+class CommandContext:
+    """What commands need from the App besides GitHub: its push log and its limits."""
+
+    pushes: Callable[[str], Sequence[tuple[str, str]]] = lambda pull: ()
+    recheck_interval: float = RECHECK_INTERVAL
+
+
+def handle_command(job: Job, *, github, context: CommandContext = CommandContext(), now=utc_now) -> None:
     payload = job.payload
-    issue, comment = payload["issue"], payload["comment"]
-    user, number = comment["user"]["login"], issue["number"]
+    issue, sent = payload["issue"], payload["comment"]
+    user, number = sent["user"]["login"], issue["number"]
     repo = github.repo(payload["installation"]["id"], payload["repository"]["full_name"])
+    permission = level(*repo.permission(user))
+    if permission is None or permission.rank < Permission.READ.rank:
+        # No reply, no reaction: people who cannot read the repository get nothing out of the App.
+        return log.info("command ignored: no read access", extra={"delivery": job.delivery_id})
+    comment = repo.issue_comment(sent["id"])
+    if not _as_sent(comment, sent, user):
+        # Deleted or edited since it was sent: only what the comment says now, unedited, counts.
+        return log.info("command ignored: comment deleted or edited", extra={"delivery": job.delivery_id})
     default_branch = payload["repository"].get("default_branch") or "main"
     try:
         config = load_config(repo, default_branch)
     except ConfigError as error:
-        repo.comment(number, CONFIG_BROKEN.format(user=user, error=error))
+        repo.comment(number, CONFIG_BROKEN.format(user=user, error=code(str(error))))
         return
-    command = parse(comment.get("body", ""), min_reason_length=config.override.min_reason_length)
+    command = parse(comment.get("body") or "", min_reason_length=config.override.min_reason_length)
     if command is None:
         return
     log.info("command", extra={"delivery": job.delivery_id, "repository": repo.full_name,
                                "pull": number, "work": command.kind.value})
     if command.kind is Kind.INVALID:
-        return _answer(repo, number, comment["id"], CONFUSED, SYNTAX_REPLY.format(user=user, problem=command.problem))
+        return answer(repo, number, sent["id"], CONFUSED, SYNTAX_REPLY.format(user=user, problem=command.problem))
     if command.kind is Kind.HELP:
-        return _answer(repo, number, comment["id"], THUMBS_UP, help_text(config.override))
+        return answer(repo, number, sent["id"], THUMBS_UP, help_text(config.override, recheck_interval=context.recheck_interval))
     pull = repo.pull(number)
     target = Target(payload["installation"]["id"], repo.full_name, default_branch, pull.head.sha, number)
+    where = Command(repo=repo, pull=pull, user=user, comment=comment, config=config,
+                    scope=scope_of(repo.full_name, number), target=target,
+                    still_as_sent=lambda: _as_sent(repo.issue_comment(sent["id"]), sent, user))
     if command.kind is Kind.RECHECK:
-        _answer(repo, number, comment["id"], THUMBS_UP, RECHECKING.format(user=user, sha=pull.head.sha[:7]))
-        review_head(github, target, now=now)
+        return _recheck(github, where, interval=context.recheck_interval, now=now)
+    pushes = context.pushes(f"{payload['repository']['full_name']}#{number}")
+    handle_override(github, where, command, pushes=pushes, now=now)
+
+
+def _as_sent(comment: dict | None, sent: dict, user: str) -> bool:
+    """The comment still exists, by the same person, with the text the delivery carried, unedited."""
+    if comment is None or (comment.get("user") or {}).get("login") != user:
+        return False
+    if comment.get("body") != sent.get("body"):
+        return False
+    return comment.get("updated_at") in (None, comment.get("created_at"))
+
+
+def _recheck(github, where: Command, *, interval: float, now) -> None:
+    """At most one review per `interval` seconds per pull request, however many ask for it."""
+    written = parse_time(where.comment["created_at"])
+    bodies = [c.body for c in where.repo.issue_comments(where.pull.number)
+              if c.user is not None and c.user.login == github.bot_login()]
+    earlier = [r for r in records_in(bodies, key=github.record_key, scope=where.scope)
+               if r.kind is RecordKind.RECHECK]
+    last = parse_time(earlier[-1].at) if earlier else None
+    if written is not None and last is not None and (written - last).total_seconds() < interval:
+        # A reaction only: a flood of rechecks must not turn into a flood of replies.
+        where.repo.react(where.comment["id"], THROTTLED)
         return
-    allowed = decide(user, author=pull.user.login, policy=config.override,
-                     permission=level(*repo.permission(user)), in_team=lambda team: repo.in_team(team, user))
-    if not allowed.allowed:
-        return _answer(repo, number, comment["id"], THUMBS_DOWN, REFUSED.format(user=user, why=allowed.reason))
-    record = Record(kind=RecordKind.REVOKE, user=user, at=now().strftime("%Y-%m-%d %H:%M UTC"),
-                    comment=comment.get("html_url", ""))
-    prepared = None
-    if command.kind is Kind.REVOKE:
-        reply = REVOKED.format(user=user)
-    else:
-        result = evaluate(repo, pull, config, head_sha=pull.head.sha, now=now)
-        breaking = errors(result)
-        chosen = [(fp, path, f) for fp, path, f in breaking if in_scope(command.scope, path, f)]
-        unknown = [s for s in command.scope if not any(in_scope((s,), p, f) for _fp, p, f in breaking)]
-        if not breaking:
-            return _answer(repo, number, comment["id"], CONFUSED, NOTHING.format(user=user))
-        if unknown:
-            items = ", ".join(f"`{s}`" for s in unknown)
-            return _answer(repo, number, comment["id"], CONFUSED, UNKNOWN_SCOPE.format(user=user, items=items))
-        what = (SCOPED.format(count=len(chosen), items=", ".join(f"`{s}`" for s in command.scope), sha=pull.head.sha[:7])
-                if command.scope else EVERYTHING.format(count=len(chosen), sha=pull.head.sha[:7]))
-        record = Record(kind=RecordKind.OVERRIDE, user=user, at=record.at, comment=record.comment,
-                        reason=command.reason, scope=command.scope,
-                        fingerprints=tuple(dict.fromkeys(fp for fp, _p, _f in chosen)))
-        reply = ACCEPTED.format(user=user, what=what, reason=command.reason.replace("\n", "\n> "))
-        prepared = (pull, config, result)
-    # The reply carries the record: it is the audit trail and the state the next review reads.
-    _answer(repo, number, comment["id"], THUMBS_UP, reply + "\n\n" + record.marker())
-    review_head(github, target, now=now, prepared=prepared)
-
-
-def _answer(repo, number: int, comment_id: int, reaction: str, reply: str) -> None:
-    repo.react(comment_id, reaction)
-    repo.comment(number, reply)
+    record = Record(kind=RecordKind.RECHECK, user=where.user, at=where.comment["created_at"],
+                    comment=where.comment.get("html_url", ""))
+    reply = RECHECKING.format(user=where.user, sha=where.pull.head.sha[:7])
+    answer(where.repo, where.pull.number, where.comment["id"], THUMBS_UP,
+           reply + "\n\n" + record.marker(key=github.record_key, scope=where.scope))
+    review_head(github, where.target, now=now)

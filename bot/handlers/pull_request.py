@@ -13,6 +13,8 @@ from ..jobs import Job, is_final
 from ..overrides import active, records_in, verdict
 from ..permissions import decide, level
 from ..publish import publish_comments
+from ..records import scope_of
+from ..render.escape import code
 from ..render.model import Conclusion
 from ..review import ReviewResult, review
 from .target import Target, review_target
@@ -94,7 +96,9 @@ def current_overrides(github, repo, pull, config: Config) -> list:
                                  in_team=lambda team: repo.in_team(team, user)).allowed
         return cache[user]
 
-    return active(records_in(bodies), still_allowed=still_allowed)
+    # Only records sealed with the App's key for this very pull request count (bot/records.py).
+    scope = scope_of(repo.full_name, pull.number)
+    return active(records_in(bodies, key=github.record_key, scope=scope), still_allowed=still_allowed)
 
 
 def _review(github, repo, run, target: Target, *, now) -> str:
@@ -106,7 +110,7 @@ def _review(github, repo, run, target: Target, *, now) -> str:
         config = load_config(repo, target.default_branch)
     except ConfigError as error:
         repo.complete_check_run(run, conclusion=Conclusion.FAILURE.value,
-                                title=CONFIG_INVALID.format(path=CONFIG_PATH), summary=f"`{error}`",
+                                title=CONFIG_INVALID.format(path=CONFIG_PATH), summary=code(str(error)),
                                 text=None, annotations=[])
         return Conclusion.FAILURE.value
     pull = repo.pull(target.pull_number)

@@ -11,6 +11,8 @@ from .subject import Subject
 PREFIX = "delivery:"
 # GitHub lets anyone redeliver a delivery for three days; its id is remembered that long.
 REMEMBER_SECONDS = 3 * 24 * 3600
+# Pushes logged per pull request (to tell which head a comment's author saw); older ones drop off.
+PUSHES_KEPT = 100
 
 
 class State(str, enum.Enum):
@@ -72,6 +74,19 @@ class Ledger:
         # Equal timestamps (one-second resolution): the later arrival is the newer push.
         if known is None or subject.version >= known["version"]:
             self._huey.put(key, {"sha": subject.head, "version": subject.version})
+        self._log_push(subject)
+
+    def _log_push(self, subject: Subject) -> None:
+        """(time, head) of every signed push delivery: which head a comment's author saw."""
+        key = f"pushes:{subject.pull}"
+        log = self._huey.get(key, peek=True) or []
+        entry = (subject.version, subject.head)
+        if entry not in log:
+            self._huey.put(key, (log + [entry])[-PUSHES_KEPT:])
+
+    def pushes(self, pull: str) -> list[tuple[str, str]]:
+        """The logged (time, head sha) pushes of a pull request ("owner/name#number")."""
+        return list(self._huey.get(f"pushes:{pull}", peek=True) or [])
 
     def reviewed(self, subject: Subject, *, started: float) -> None:
         """A review of this head started at `started` and finished."""

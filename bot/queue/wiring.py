@@ -16,15 +16,19 @@ def build_dispatcher(settings: Settings, runtime: Runtime, *,
                      handle: Callable[[Job], None] | None = None) -> QueueDispatcher:
     from ..github import GitHubApp
     from ..handlers import handle_job
+    from ..handlers.comment import CommandContext
     from ..recovery import recover_deliveries
     from .giveup import give_up
 
     rules.budget.configure(seconds=runtime.file_budget)
     github = GitHubApp(settings, retries=runtime.request_retries, backoff=runtime.retry_backoff,
                        max_rate_wait=runtime.max_rate_wait, token_margin=runtime.token_margin)
-    if handle is None:
-        handle = lambda job: handle_job(job, github=github)  # noqa: E731
     holder: list[QueueDispatcher] = []
+    # Commands read the push log the queue keeps (which head a comment's author saw).
+    commands = CommandContext(pushes=lambda pull: holder[0].ledger.pushes(pull),
+                              recheck_interval=runtime.recheck_interval)
+    if handle is None:
+        handle = lambda job: handle_job(job, github=github, commands=commands)  # noqa: E731
 
     def recover() -> list[int]:
         queue = holder[0]

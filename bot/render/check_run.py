@@ -7,7 +7,8 @@ from typing import Sequence
 from rules import Finding, Format, Severity, Side
 
 from . import comments
-from .markdown import cell, code, fit
+from .escape import cell, code, plain, text as prose
+from .markdown import fit
 from .model import FileReview
 
 
@@ -76,7 +77,7 @@ def summary(files: Sequence[FileReview], *, not_inline: Sequence[tuple[FileRevie
     blocks += ["", FILES_HEADER, *(_file_row(file) for file in files)]
     all_notes = [*notes, *(note for file in files for note in file.notes)]
     if all_notes:
-        blocks += ["", NOTES, "", *(f"- {note}" for note in dict.fromkeys(all_notes))]
+        blocks += ["", NOTES, "", *(f"- {prose(note)}" for note in dict.fromkeys(all_notes))]
     return fit(blocks)
 
 
@@ -116,8 +117,9 @@ def _annotation(file: FileReview, finding: Finding) -> dict:
     out = {"path": file.path, "start_line": line, "end_line": line,
            "annotation_level": LEVELS[finding.severity].value,
            "message": message[:MAX_ANNOTATION_TEXT],
-           "title": f"{finding.rule}: {finding.path}"[:MAX_ANNOTATION_TITLE] if finding.path
-           else finding.rule[:MAX_ANNOTATION_TITLE]}
+           # Titles are plain text, but a line break would still split GitHub's one-line title.
+           "title": plain(f"{finding.rule}: {finding.path}" if finding.path else finding.rule,
+                          limit=MAX_ANNOTATION_TITLE)}
     if finding.suggestion:
         out["message"] = f"{out['message']}\n\nFix: {finding.suggestion.title}"[:MAX_ANNOTATION_TEXT]
         out["raw_details"] = finding.suggestion.replacement[:MAX_ANNOTATION_TEXT]
@@ -136,7 +138,7 @@ def _row(file: FileReview, finding: Finding) -> str:
     fix = finding.suggestion.title if finding.suggestion else ""
     return (f"| {f'**{severity}**' if finding.severity is Severity.ERROR else severity} "
             f"| {cell(code(where))} | {cell(code(finding.rule))} | {cell(code(finding.path))} "
-            f"| {cell(finding.message)} | {cell(fix)} |")
+            f"| {cell(prose(finding.message))} | {cell(prose(fix))} |")
 
 
 def _file_row(file: FileReview) -> str:
@@ -146,7 +148,7 @@ def _file_row(file: FileReview) -> str:
     else:
         result = counts(file.findings) or NO_FINDINGS
     return (f"| {cell(code(file.path))} | {FORMAT_NAMES[file.format]} | {mode} "
-            f"| {cell(result)} |")
+            f"| {cell(prose(result))} |")
 
 
 def _plural(number: int, noun: str) -> str:

@@ -6,7 +6,8 @@ from rules import Finding, Side
 from ..diff_lines import DiffSide
 from ..fingerprint import marker
 from . import explain
-from .markdown import LANGUAGES, MAX_OUTPUT, code, fenced
+from .escape import code, fenced, text
+from .markdown import LANGUAGES, MAX_OUTPUT
 from .model import Comment, FileComment, FileReview, InlineComment
 
 HEADER = "**{label}** · {rule} · {element}"
@@ -47,14 +48,14 @@ def body(finding: Finding, *, file: FileReview, fingerprint: str | None = None,
     fix = _fix(finding, file=file, suggestion_block=suggestion_block)
     text = _join(finding, file=file, fingerprint=fingerprint, note=note, fix=fix)
     if len(text.encode("utf-8")) > MAX_OUTPUT and finding.suggestion:
-        fix = [explain.FIX.format(title=finding.suggestion.title) + "\n\n" + TOO_LONG]
+        fix = [explain.FIX.format(title=text(finding.suggestion.title)) + "\n\n" + TOO_LONG]
         text = _join(finding, file=file, fingerprint=fingerprint, note=note, fix=fix)
     return text
 
 
 def _join(finding: Finding, *, file: FileReview, fingerprint: str | None, note: str,
           fix: list[str]) -> str:
-    parts = [header(finding), finding.message, note,
+    parts = [header(finding), text(finding.message), note,
              explain.what_breaks(finding, mode=file.mode, transitive=file.transitive), *fix,
              marker(fingerprint) if fingerprint else ""]
     return "\n\n".join(part for part in parts if part)
@@ -70,7 +71,7 @@ def _fix(finding: Finding, *, file: FileReview, suggestion_block: bool) -> list[
     if fix is None:
         advice = explain.what_to_do(finding)
         return [advice] if advice else []
-    title = explain.FIX.format(title=fix.title)
+    title = explain.FIX.format(title=text(fix.title))
     replacement = fix.replacement.removesuffix("\n")
     if suggestion_block:
         # GitHub replaces the commented lines with the block; a final newline is implied.

@@ -5,8 +5,8 @@ from functools import lru_cache
 
 from rules import Direction, Finding, Mode, Severity, all_specs
 
-
 from ..config import DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_INVALID, SCHEMA_REVIEW_BUDGET
+from .escape import code
 
 LABELS = {Severity.ERROR: "Breaking change", Severity.WARNING: "Warning", Severity.INFO: "Note"}
 BREAKS = {
@@ -17,7 +17,7 @@ BREAKS = {
 }
 WHAT_BREAKS = "**What breaks:** {who}. {mode_note}"
 MODE_REQUIRES = "The `{mode}` mode configured for this file requires {required}."
-FOUND_AGAINST = " Found against version `{against}` of the base branch, not the base itself."
+FOUND_AGAINST = " Found against version {against} of the base branch, not the base itself."
 MODE_IGNORES = ("The `{mode}` mode configured for this file does not require {direction} "
                 "compatibility, so this is only a note.")
 REQUIRED = {Mode.BACKWARD: "backward compatibility", Mode.FORWARD: "forward compatibility",
@@ -78,7 +78,7 @@ def what_breaks(finding: Finding, *, mode: Mode, transitive: bool = False) -> st
     who = "; and ".join(BREAKS[d] for d in checked)
     required = REQUIRED[mode] + (TRANSITIVE if transitive else "")
     name = mode.value + ("_transitive" if transitive else "")
-    found = FOUND_AGAINST.format(against=finding.against) if finding.against else ""
+    found = FOUND_AGAINST.format(against=code(finding.against)) if finding.against else ""
     return WHAT_BREAKS.format(who=who[0].upper() + who[1:],
                               mode_note=MODE_REQUIRES.format(mode=name, required=required) + found)
 

@@ -1,7 +1,5 @@
-"""Small Markdown helpers: table cells, code spans, fences that survive their content, budgets."""
+"""Markdown budgets: GitHub's size limit and cutting a body to it (escaping lives in escape.py)."""
 from __future__ import annotations
-
-import re
 
 from rules import Format
 
@@ -10,29 +8,7 @@ from rules import Format
 MAX_OUTPUT = 65_535
 TRUNCATED = ("\n\n_Truncated: {lines:,} more lines did not fit GitHub's {limit:,}-character "
              "limit. The annotations list every finding._")
-BACKTICKS = re.compile(r"`+")
 LANGUAGES = {Format.AVRO: "json", Format.PROTOBUF: "protobuf", Format.JSONSCHEMA: "json"}
-
-
-def cell(text: str) -> str:
-    """Text safe inside one table cell: no pipes or newlines breaking the row."""
-    return " ".join(text.split()).replace("|", "\\|") or " "
-
-
-def code(text: str) -> str:
-    """An inline code span that holds any text, backticks included."""
-    if not text:
-        return ""
-    ticks = "`" * (max(map(len, BACKTICKS.findall(text)), default=0) + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{ticks}{pad}{text}{pad}{ticks}"
-
-
-def fenced(content: str, info: str = "") -> str:
-    """A fenced block longer than any backtick run inside it (```` when the text has ```)."""
-    fence = "`" * max(3, max(map(len, BACKTICKS.findall(content)), default=0) + 1)
-    body = content + "\n" if content else ""  # every line of content, even a last blank one
-    return f"{fence}{info}\n{body}{fence}"
 
 
 def fit(blocks: list[str], *, limit: int = MAX_OUTPUT) -> str:

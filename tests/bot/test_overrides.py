@@ -23,11 +23,15 @@ def record(kind=RecordKind.OVERRIDE, user="maint", fingerprints=()):
                   reason="coordinated upgrade", fingerprints=tuple(fingerprints))
 
 
+KEY, SCOPE = b"k" * 32, "acme/x#1"
+
+
 def test_records_round_trip_through_comment_bodies_and_ignore_junk():
     first = record(fingerprints=("abc",))
-    bodies = ["hello", "text " + first.marker(), "<!-- schema-review:override !!notbase64 -->", None,
-              record(RecordKind.REVOKE).marker()]
-    assert records_in(bodies) == [first, record(RecordKind.REVOKE)]
+    bodies = ["hello", "text " + first.marker(key=KEY, scope=SCOPE),
+              "<!-- schema-review:record !!notbase64.00 -->", None,
+              record(RecordKind.REVOKE).marker(key=KEY, scope=SCOPE)]
+    assert records_in(bodies, key=KEY, scope=SCOPE) == [first, record(RecordKind.REVOKE)]
 
 
 def test_revoke_clears_earlier_overrides_and_permission_is_rechecked():

@@ -4,7 +4,8 @@ import pytest
 from bot.diff_lines import DiffSide, parse_patch
 from bot.render import check_run
 from bot.render.comments import place
-from bot.render.markdown import MAX_OUTPUT, fenced
+from bot.render.escape import fenced
+from bot.render.markdown import MAX_OUTPUT
 from bot.render.model import FileComment, FileReview, InlineComment
 from rules import Direction, Finding, Format, Mode, Severity, Side, Suggestion
 

@@ -150,7 +150,7 @@ def test_transitive_mode_skips_an_unreadable_older_version_with_a_note():
     history = [("b" * 40, "2025-03-01T00:00:00+00:00", BASE), ("a" * 40, "2025-01-01T00:00:00+00:00", "{")]
     result = run(change("user.avsc", BASE, BASE, history=history),
                  config=parse_config("compatibility: full_transitive\n", known_rules=frozenset()))
-    assert "Version aaaaaaa of `user.avsc` could not be read" in result.summary
+    assert 'Version aaaaaaa of "user.avsc" could not be read' in result.summary
     assert result.conclusion is Conclusion.SUCCESS
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import requests
 
-from . import shapes
+from . import shapes, shapes_pulls
 from .records import CheckRun, Delivery, IssueComment
 from .repos import PullRequest, Repo
 from .spec import SHARED_GITHUB
@@ -104,7 +104,8 @@ def pull_request_event(emulator: "GitHubEmulator", action: str, pull: PullReques
     pr.update(number=pull.number, id=pull.id, node_id=f"PR_emu{pull.id}", title=pull.title,
               body=pull.body or None, state=pull.state, draft=pull.draft,
               url=f"{api}/repos/{repo.full_name}/pulls/{pull.number}",
-              html_url=f"{api}/{repo.full_name}/pull/{pull.number}")
+              html_url=f"{api}/{repo.full_name}/pull/{pull.number}",
+              updated_at=emulator.state.now())  # as on GitHub: the time of the push or action
     _user(api, pr["user"], pull.user)
     _pull_side(api, pr["head"], pull, pull.head, pull.head_sha)
     _pull_side(api, pr["base"], pull, pull.base, pull.base_sha)
@@ -134,10 +135,11 @@ def issue_comment_event(emulator: "GitHubEmulator", pull: PullRequest, body: str
     issue["pull_request"].update(url=f"{api}/repos/{repo.full_name}/pulls/{pull.number}",
                                  html_url=issue["html_url"])
     _user(api, issue["user"], pull.user)
+    # The same comment as GET /repos/{owner}/{repo}/issues/comments/{id} shows it.
+    shown = shapes_pulls.issue_comment(api, comment)
     payload["comment"].update(id=comment.id, node_id=comment.node_id, body=body,
                               created_at=comment.created_at, updated_at=comment.updated_at,
-                              url=f"{api}/repos/{repo.full_name}/issues/comments/{comment.id}",
-                              issue_url=issue["url"])
+                              url=shown["url"], html_url=shown["html_url"], issue_url=issue["url"])
     _user(api, payload["comment"]["user"], user, user_type)
     _common(emulator, payload, repo, user, user_type)
     return payload

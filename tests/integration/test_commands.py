@@ -162,6 +162,7 @@ def test_a_command_in_an_edited_comment_is_ignored(github, app_url, failing):
 
 def test_help_and_recheck(github, app_url, failing):
     repo, pull = failing
+    github.set_permission(repo.owner, repo.name, "someone", "read")  # commands need read access
     comment(github, app_url, pull, "/schema-review help", "someone")
     assert any("/schema-override revoke" in b and "`write`" in b for b in replies(github, repo, pull))
     (run,) = github.check_runs(repo.owner, repo.name, pull.head_sha)

@@ -1,0 +1,98 @@
+"""The markdown border: every string from a schema, a comment or a config goes through here.
+
+GitHub renders comment bodies, check-run summaries and text as GitHub Flavored Markdown with
+HTML, @mentions and autolinks. Untrusted text must not open HTML, mention people or teams, break
+out of a table cell, list item or code block, or write the hidden `<!-- schema-review... -->`
+markers the App reads back. Each function here makes one kind of place safe:
+
+- `text`: prose on one line (a paragraph, a list item, a heading);
+- `code`: an inline code span that holds any string, backticks included;
+- `cell`: one table cell (apply after `text` or `code`);
+- `quote`: a block quote of several lines (a reason echoed in a reply);
+- `fenced`: a fenced block its content cannot close (suggestions, examples);
+- `plain`: one line of plain text for fields GitHub does not render (titles).
+"""
+from __future__ import annotations
+
+import re
+
+BACKTICKS = re.compile(r"`+")
+# Characters that start inline markup on their own: code, emphasis, links and images, escapes.
+INLINE_MARKUP = re.compile(r"([\\`*\[\]])")
+# At the start of a line these start a block: heading, list, quote, thematic break.
+BLOCK_START = re.compile(r"^(\s*)([#>+\-=])")
+ORDERED_START = re.compile(r"^(\s*\d+)([.)])")
+# GFM splits a table row at a pipe unless an odd run of backslashes precedes it.
+PIPE = re.compile(r"(\\*)\|")
+# `<!--` inside a code span or a fence still matches the App's marker pattern in the raw body.
+COMMENT_OPEN = "<!--"
+COMMENT_OPEN_SAFE = "<!\u200b--"
+# A zero-width space after `@` keeps the text readable and never resolves to a user or team.
+MENTION, MENTION_SAFE = "@", "@\u200b"
+# GFM turns bare `www.` and `scheme://` into links; a zero-width space keeps them text.
+AUTOLINK = re.compile(r"(?i)\b(www)\.|(\w)(://)")
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def one_line(value: object) -> str:
+    """Every kind of line break (\\n, \\r, U+2028, ...) and run of blanks becomes one space."""
+    return " ".join(CONTROL.sub(" ", str(value)).split())
+
+
+def text(value: object) -> str:
+    """Prose on one line: no HTML, no markup, no mentions, no autolinks, no new block."""
+    value = one_line(value)
+    value = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    value = INLINE_MARKUP.sub(r"\\\1", value)
+    value = AUTOLINK.sub(lambda m: f"{m.group(1)}\u200b." if m.group(1) else f"{m.group(2)}:\u200b//",
+                         value)
+    value = ORDERED_START.sub(r"\1\\\2", BLOCK_START.sub(r"\1\\\2", value))
+    return value.replace(MENTION, MENTION_SAFE)
+
+
+def code(value: object) -> str:
+    """An inline code span holding `value` on one line; its fence is longer than any backtick run.
+
+    CommonMark strips one space from each end when both are present, so a value that starts or
+    ends with a backtick or a space is padded to keep it exact.
+    """
+    value = one_line(value).replace(COMMENT_OPEN, COMMENT_OPEN_SAFE)
+    if not value:
+        return ""
+    ticks = "`" * (max(map(len, BACKTICKS.findall(value)), default=0) + 1)
+    pad = " " if value[0] in "` " or value[-1] in "` " else ""
+    return f"{ticks}{pad}{value}{pad}{ticks}"
+
+
+def cell(value: str) -> str:
+    """Already escaped text or code, safe inside one table cell: one line, every pipe escaped.
+
+    GFM splits a row on `|` before it parses code spans, so pipes are escaped inside them too.
+    """
+    escaped = PIPE.sub(lambda m: m.group(1) + ("" if len(m.group(1)) % 2 else "\\") + "|", one_line(value))
+    return escaped or " "
+
+
+def quote(value: object) -> str:
+    """A block quote of `value`, line by line, each line escaped like `text`."""
+    lines = [text(line) for line in str(value).splitlines()] or [""]
+    return "\n".join(f"> {line}" if line else ">" for line in lines)
+
+
+def fenced(content: str, info: str = "") -> str:
+    """A fenced block longer than any backtick run inside it (```` when the text has ```).
+
+    The content is kept byte for byte (GitHub applies a suggestion's text to the file); the
+    App reads the last marker of a body, which it writes after every fence.
+    """
+    fence = "`" * max(3, max(map(len, BACKTICKS.findall(content)), default=0) + 1)
+    body = content + "\n" if content else ""  # every line of content, even a last blank one
+    return f"{fence}{info}\n{body}{fence}"
+
+
+def plain(value: object, *, limit: int) -> str:
+    """One line of plain text within `limit` characters (check-run and annotation titles)."""
+    return one_line(value)[:limit]
+
+
+__all__ = ["text", "code", "cell", "quote", "fenced", "plain", "one_line"]

@@ -1,0 +1,74 @@
+"""The App manifest asks for every permission the code uses (GitHub refuses the rest with 403).
+
+A permission missing from `app.yml` fails only on real GitHub, where the emulator is not there to
+forgive it: team membership, for one, needs the organization permission `members: read`, without
+which `override.allow_teams` silently admits nobody. Each GitHub operation in bot/github.py is
+listed here with the permission GitHub's REST reference gives for it; a new operation fails this
+test until it is listed, and the manifest must grant each at least at that level.
+"""
+from __future__ import annotations
+
+import ast
+
+import pytest
+import yaml
+
+from tests.shared import REPO
+
+# operation name in bot/github.py -> (permission, level), from GitHub's "permissions required
+# for GitHub Apps" reference. Conversation comments on a pull request are issue comments.
+REQUIRED = {
+    "pull": ("pull_requests", "read"),
+    "changed_files": ("pull_requests", "read"),
+    "blobs": ("contents", "read"),  # GraphQL object(expression:) on the repository
+    "shared_file": ("contents", "read"),  # GET /repos/{o}/{r} (metadata) + a blob of another installed repo
+    "history": ("contents", "read"),
+    "find_check_run": ("checks", "read"),
+    "complete_check_run": ("checks", "write"),
+    "create_review": ("pull_requests", "write"),
+    "create_file_comment": ("pull_requests", "write"),
+    "issue_comments": ("issues", "read"),
+    "issue_comment": ("issues", "read"),
+    "comment": ("issues", "write"),
+    "react": ("issues", "write"),
+    "permission": ("metadata", "read"),
+    "in_team": ("members", "read"),
+    "minimize": ("pull_requests", "write"),
+}
+# Calls outside the named operations: creating the check run, and the events the App handles.
+ALSO = {("checks", "write")}
+EVENTS = {"pull_request", "issue_comment", "check_run", "check_suite"}
+LEVELS = {"read": 1, "write": 2, "admin": 3}
+
+
+def operations() -> set[str]:
+    """Every @_operation("name") in bot/github.py."""
+    tree = ast.parse((REPO / "bot" / "github.py").read_text())
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "_operation":
+            found.add(node.args[0].value)
+    return found
+
+
+def manifest() -> dict:
+    return yaml.safe_load((REPO / "app.yml").read_text())
+
+
+def test_every_github_operation_is_listed_with_its_permission():
+    unlisted = operations() - set(REQUIRED)
+    assert not unlisted, f"add the permission of {sorted(unlisted)} to REQUIRED (and to app.yml)"
+
+
+@pytest.mark.parametrize("permission, level", sorted(set(REQUIRED.values()) | ALSO))
+def test_the_manifest_grants_each_permission_the_code_uses(permission, level):
+    granted = manifest()["default_permissions"]
+    assert LEVELS.get(granted.get(permission, ""), 0) >= LEVELS[level], (permission, level, granted)
+
+
+def test_team_membership_needs_members_read():
+    assert manifest()["default_permissions"].get("members") in ("read", "write")
+
+
+def test_the_manifest_subscribes_to_the_events_the_app_handles():
+    assert EVENTS <= set(manifest()["default_events"])
