@@ -26,3 +26,12 @@ MAX_FINDINGS = 2000
 
 # JSON Schema: alternatives one schema may expand to when anyOf/oneOf/allOf are multiplied out.
 MAX_JSONSCHEMA_ALTERNATIVES = 256
+
+# Counterexample search (rules.examples, `check --examples`): seconds one finding may take,
+# seconds all findings of one comparison may take together, and candidate records tried per
+# finding. None of these changes a verdict: a search cut short only leaves "example": null.
+EXAMPLE_SECONDS_PER_FINDING = 1.0
+EXAMPLE_SECONDS_PER_CHECK = 8.0
+EXAMPLE_CANDIDATES = 64
+# Characters of a runtime's error message an example keeps.
+EXAMPLE_ERROR_CHARS = 300
