@@ -147,7 +147,7 @@ def _review_file(change: FileChange, classified: Classification, config: Config,
     old = Source(base_path, base, imports=change.base_imports) if base is not None else new
     try:
         report = rules.check(old, new, format=classified.format, mode=classified.mode,
-                             options=config.options())
+                             options=config.options(), examples=True)
     except SchemaError as error:
         if error.side is Side.OLD:
             return _file(change, classified, problem=BASE_UNUSABLE.format(problem=error))
@@ -195,7 +195,7 @@ def _transitive(change: FileChange, classified: Classification, config: Config, 
             source = Source(base_path, rules.decode(base_path, _bytes(text)),
                             imports=change.base_imports)
             report = rules.check(source, new, format=classified.format, mode=classified.mode,
-                                 options=config.options())
+                                 options=config.options(), examples=True)
         except SchemaError as error:
             notes.append(OLDER_SKIPPED.format(sha=sha[:7], path=base_path, problem=error.problem))
             continue
