@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import json
 
-from rules import Format, Side
-from rules.model import Example, Outcome
+from rules import Example, Format, Outcome, Side
 
 from .markdown import code, fenced
 

@@ -38,7 +38,6 @@ NOT_A_READ_FAILURE = {
     "AVRO_DECIMAL_CHANGED": "fastavro (and Apache Avro for Python) decode a decimal with the "
     "writer's precision and scale, so the runtime here reads it right; Java readers, which "
     "apply the reader's scale, misread it",
-    "JSONSCHEMA_EXTERNAL_REF_CHANGED": "the referenced document is not available to validate with",
 }
 
 
@@ -65,6 +64,9 @@ class Search:
             if not directions:
                 out.append(finding)
                 continue
+            if finding.rule in NOT_A_READ_FAILURE:  # breaks no reader: "example": null, not missing
+                out.append(dataclasses.replace(finding, example=None))
+                continue
             if finder is None:
                 finder = self._finder_class(old, new, self.options)
             out.append(dataclasses.replace(finding, example=self._find(finder, finding, directions)))
@@ -72,7 +74,7 @@ class Search:
 
     def directions(self, finding: Finding) -> list[Direction]:
         """The breaking directions this mode checks, for an error finding that has any."""
-        if finding.severity is not Severity.ERROR or finding.rule in NOT_A_READ_FAILURE:
+        if finding.severity is not Severity.ERROR:
             return []
         breaks = finding.breaks or frozenset()
         return sorted(breaks & self.mode.directions, key=lambda d: d.value)
@@ -91,7 +93,8 @@ class Search:
         return None
 
     def notes(self, findings) -> tuple[str, ...]:
-        missing = [f for f in findings if f.example is None and self.directions(f)]
+        missing = [f for f in findings if f.example is None and self.directions(f)
+                   and f.rule not in NOT_A_READ_FAILURE]
         if not missing:
             return ()
         items = ", ".join(f"{f.rule} {f.path}" for f in missing[:MISSING_LISTED])
