@@ -45,6 +45,10 @@ class Pool:
                 if key in node:
                     found = node[key] if key in ("enum", "examples") and isinstance(node[key], list) else [node[key]]
                     values.extend(found)
+        for node in (n for d in documents for n in _nodes(d)):
+            for key in ("items", "prefixItems"):  # positional items: one more than they list
+                if isinstance(node.get(key), list):
+                    numbers.update({len(node[key]), len(node[key]) + 1})
         self.numbers = sorted(numbers)
         edges = {n + d for n in self.numbers for d in (-1, -0.5, 0, 0.5, 1)} | {n * 2 for n in self.numbers}
         self.scalars = _unique(list(SCALARS) + values + sorted(edges))
@@ -90,12 +94,15 @@ class Instance:
             return [_const(v) for v in schema["enum"]]
         kinds = _kinds(schema)
         out = []
+        for alternative in _alternatives(schema):  # what a combinator allows comes first
+            out += [o for o in self._options(alternative, where, depth + 1) if o not in out]
         if "object" in kinds:
             out += self._objects(schema, where)
         if "array" in kinds:
             out += self._arrays(schema, where)
-        for alternative in _alternatives(schema):
-            out += [o for o in self._options(alternative, where, depth + 1) if o not in out]
+        if isinstance(schema.get("pattern"), str):
+            matching = _name_matching(schema["pattern"], self.pool)
+            out += [_const(matching)] if matching is not None else []
         out += [_const(v) for v in self.pool.scalars if _kind_of(v) in kinds]
         return out
 
@@ -114,7 +121,9 @@ class Instance:
         sets.append(base + optional)
         extra = _open_to(schema, self.strict)
         if extra is not None:  # a map's entry, or (strict) anything, named as the finding says
-            sets.append(base + [(EXTRA, wanted if wanted and wanted not in props else UNDECLARED, extra)])
+            first = (EXTRA, wanted if wanted and wanted not in props else UNDECLARED, extra)
+            sets.append(base + [first])
+            sets.append(base + [first, (EXTRA, UNDECLARED + "2", extra)])  # for maxProperties
         patterns = schema.get("patternProperties") if isinstance(schema.get("patternProperties"), dict) else {}
         for pattern, subschema in patterns.items():
             name = _name_matching(pattern, self.pool)
@@ -187,7 +196,7 @@ def _const(value):
 
 def _item_schemas(schema: dict) -> tuple[list, object]:
     if isinstance(schema.get("prefixItems"), list):
-        return schema["prefixItems"], schema.get("items", True)
+        return schema["prefixItems"], schema.get("items", schema.get("unevaluatedItems", True))
     if isinstance(schema.get("items"), list):
         return schema["items"], schema.get("additionalItems", True)
     return [], schema.get("items", True)
@@ -195,7 +204,7 @@ def _item_schemas(schema: dict) -> tuple[list, object]:
 
 def _open_to(schema: dict, strict: bool):
     """The schema of properties a writer may add beyond the declared ones, or None."""
-    extra = schema.get("additionalProperties", True)
+    extra = schema.get("additionalProperties", schema.get("unevaluatedProperties", True))
     if isinstance(extra, dict) and extra:
         return extra  # the schema declares what extra properties hold: a map
     if strict and extra is not False and schema.get("unevaluatedProperties", True) is not False:

@@ -12,6 +12,8 @@ from .budget import Budget, instance_path, short
 from .instances import EXTRA, ITEMS, Instance, Pool
 
 AT = "{message} (at {where})"
+# Keywords whose next path segment is a property name the instance should hold.
+NAMES_A_PROPERTY = ("dependentRequired", "dependentSchemas", "dependencies")
 STEP = re.compile(r'\.(?P<name>[A-Za-z_][A-Za-z0-9_]*)|\[(?P<quoted>"(?:[^"\\]|\\.)*")\]'
                   r'|\[(?P<index>\d*)\]|\.(?P<star>\*)')
 
@@ -81,6 +83,9 @@ def _location(path: str) -> tuple:
         else:
             steps.append(ITEMS)
         at = match.end()
+    keyword = path[at:].split("/")
+    if len(keyword) > 2 and keyword[1] in NAMES_A_PROPERTY:  # `/dependentRequired/card`
+        steps.append(("prop", keyword[2]))
     return tuple(steps)
 
 

@@ -199,6 +199,9 @@ def _candidates(message, field, enum_value):
 
 
 def _samples(field, enum_value) -> list:
+    if _is_map(field):  # a map's samples are its values'
+        value_field = field.message_type.fields_by_name["value"]
+        return [None] if value_field.message_type is not None else _samples(value_field, None)
     if field.enum_type is not None:
         values = list(field.enum_type.values)
         if enum_value is not None:
@@ -228,7 +231,7 @@ def _set(message, field, sample, depth: int = 0) -> None:
         if value_field.message_type is not None:
             _fill(container[key], depth + 1)
         else:
-            container[key] = _samples(value_field, None)[0]
+            container[key] = _samples(value_field, None)[0] if sample is None else sample
         return
     if field.message_type is not None:
         if _repeated(field):
