@@ -13,6 +13,7 @@ from google.protobuf import descriptor_pb2, descriptor_pool, json_format, messag
 
 import rules
 from rules import examples
+from rules.examples import documented
 from rules.model import NOT_SEARCHED, Format, Mode, Outcome, Severity, Side, Source
 from rules.protobuf.parse import parse as parse_proto
 from tests.rules.casedata import discover
@@ -307,3 +308,13 @@ def test_the_recheck_rejects_a_forged_example(case_id, payload):
             continue  # JSON Schema examples are only ever validation errors
         with pytest.raises((AssertionError, pytest.fail.Exception)):
             _recheck(case, finding, forged)
+
+
+@pytest.mark.parametrize("entry", documented.EXAMPLES, ids=lambda e: e[0])
+def test_the_documented_examples_are_what_the_engine_finds(entry):
+    _title, fmt, folder, _change, mode, wanted = entry
+    case = next(c for c in CASES if c.id == f"{fmt.value}/{folder}")
+    _, report = _run(case)
+    assert report.mode.value == mode
+    (finding,) = [f for f in report.findings if f.example]
+    assert finding.example.to_json() == wanted
