@@ -20,6 +20,8 @@ from .budget import Budget
 LOG = logging.getLogger("rules.examples")
 MISSING_NOTE = ("examples_missing: {count} error finding(s) whose break should show at runtime "
                 "have no example: {items}")
+SKIPPED_NOTE = ("examples_not_searched: {count} error finding(s): the comparison's search budget "
+                "({seconds:g} s) ran out before them")
 MISSING_LISTED = 5  # findings named in the note; the count covers them all
 
 # Rules whose error breaks no reader of a record, so no record can show it. Each says why.
@@ -52,11 +54,14 @@ class Search:
 
     def __init__(self, fmt: Format, *, mode: Mode, options: Options, clock=time.monotonic):
         self.fmt, self.mode, self.options, self._clock = fmt, mode, options, clock
-        self._deadline = clock() + limits.EXAMPLE_SECONDS_PER_CHECK
+        self._deadline: float | None = None  # set when the first findings arrive, not while parsing
         self._finder_class = _finders()[fmt]
+        self._skipped: set[tuple] = set()  # findings reached after the deadline: not missing
 
     def attach(self, findings: list[Finding], old, new) -> list[Finding]:
         """The findings, each breaking error one with `example` set (an Example or None)."""
+        if self._deadline is None:
+            self._deadline = self._clock() + limits.EXAMPLE_SECONDS_PER_CHECK
         finder = None
         out = []
         for finding in findings:
@@ -65,6 +70,10 @@ class Search:
                 out.append(finding)
                 continue
             if finding.rule in NOT_A_READ_FAILURE:  # breaks no reader: "example": null, not missing
+                out.append(dataclasses.replace(finding, example=None))
+                continue
+            if self._clock() >= self._deadline:
+                self._skipped.add(_key(finding))
                 out.append(dataclasses.replace(finding, example=None))
                 continue
             if finder is None:
@@ -93,18 +102,27 @@ class Search:
         return None
 
     def notes(self, findings) -> tuple[str, ...]:
-        missing = [f for f in findings if f.example is None and self.directions(f)
+        unfound = [f for f in findings if f.example is None and self.directions(f)
                    and f.rule not in NOT_A_READ_FAILURE]
-        if not missing:
-            return ()
-        items = ", ".join(f"{f.rule} {f.path}" for f in missing[:MISSING_LISTED])
-        if len(missing) > MISSING_LISTED:
-            items += ", ..."
-        return (MISSING_NOTE.format(count=len(missing), items=items),)
+        missing = [f for f in unfound if _key(f) not in self._skipped]
+        notes = []
+        if missing:
+            items = ", ".join(f"{f.rule} {f.path}" for f in missing[:MISSING_LISTED])
+            if len(missing) > MISSING_LISTED:
+                items += ", ..."
+            notes.append(MISSING_NOTE.format(count=len(missing), items=items))
+        if len(unfound) > len(missing):
+            notes.append(SKIPPED_NOTE.format(count=len(unfound) - len(missing),
+                                             seconds=limits.EXAMPLE_SECONDS_PER_CHECK))
+        return tuple(notes)
+
+
+def _key(finding: Finding) -> tuple:
+    return (finding.rule, finding.path, finding.side, finding.file)
 
 
 def examples_missing(report) -> int:
-    """How many findings of a report searched with examples ended without one."""
+    """How many breaking errors of a report checked with examples have none (searched or not)."""
     return sum(1 for f in report.findings if f.example is None
                and f.severity is Severity.ERROR and f.rule not in NOT_A_READ_FAILURE
                and f.breaks and f.breaks & report.mode.directions)

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from ..avro.schema import Array, Enum, Fixed, Map, Named, Record, Type, Union
 from ..model import Example, Outcome, Side
-from .budget import Budget, instance_path, short
+from .budget import Budget, Tried, instance_path, short
 
 DEEP = 6  # below this many records, unions take null and containers stay empty: recursion ends
 SAMPLES = {"null": None, "boolean": True, "int": 1, "long": 1, "float": 1.5, "double": 1.5,
@@ -87,19 +87,25 @@ class Finder:
         self.schemas = {side: parse_schema(document, _write_hint=False)
                         for side, document in self.documents.items()}
         self.aliases = {side: _field_aliases(doc) for side, doc in self.documents.items()}
+        self.points: dict[Side, list[Point]] = {}
+        self.tried = Tried()  # findings of one comparison share most candidates (the plain datum)
 
     def find(self, finding, *, writer: Side, budget: Budget) -> Example | None:
         reader = Side.NEW if writer is Side.OLD else Side.OLD
         root = self.models[writer].root
-        first = _Datum({})
-        first.value(root, "$")
-        for overrides in _candidates(first.points, finding.path):
+        if writer not in self.points:
             if not budget.spend():
                 return None
-            datum = _Datum(overrides).value(root, "$")
-            example = self._try(datum, writer, reader)
-            if example is not None:
+            first = _Datum({})
+            first.value(root, "$")
+            self.points[writer] = first.points
+        for overrides in _candidates(self.points[writer], finding.path):
+            example = self.tried.get(writer, overrides, budget, lambda: self._try(
+                _Datum(overrides).value(root, "$"), writer, reader))
+            if example is not False:
                 return example
+            if budget.exhausted:
+                return None
         return None
 
     def _try(self, datum, writer: Side, reader: Side) -> Example | None:

@@ -14,12 +14,39 @@ class Budget:
         self._end = min(overall, clock() + limits.EXAMPLE_SECONDS_PER_FINDING)
         self._left = limits.EXAMPLE_CANDIDATES
 
+        self.exhausted = False
+
     def spend(self) -> bool:
         """Whether one more candidate may be tried (and count it)."""
         if self._left <= 0 or self._clock() >= self._end:
+            self.exhausted = True
             return False
         self._left -= 1
         return True
+
+
+class Tried:
+    """Candidates already tried in this comparison, by writer side and overrides, with their
+    result: findings near each other try the same records, the plain one first of all."""
+
+    def __init__(self):
+        self._results: dict = {}
+
+    def get(self, writer, overrides: dict, budget: Budget, attempt):
+        """The candidate's Example, or False when it shows nothing (or the budget is spent)."""
+        key = (writer, tuple(sorted(overrides.items(), key=repr)))
+        if key not in self._results:
+            if not budget.spend():
+                return False
+            example = attempt()
+            self._results[key] = False if example is None or too_big(example) else example
+        return self._results[key]
+
+
+def too_big(example) -> bool:
+    """A payload over EXAMPLE_PAYLOAD_CHARS proves nothing a reviewer can read: not kept."""
+    import json
+    return len(json.dumps(example.payload, default=str)) > limits.EXAMPLE_PAYLOAD_CHARS
 
 
 def short(error: BaseException | str) -> str:

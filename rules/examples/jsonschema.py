@@ -8,7 +8,7 @@ import re
 from ..jsonschema import drafts
 from ..jsonschema.refs import External
 from ..model import Example, Outcome, Policy, Side
-from .budget import Budget, instance_path, short
+from .budget import Budget, instance_path, short, too_big
 from .instances import EXTRA, ITEMS, Instance, Pool
 
 AT = "{message} (at {where})"
@@ -35,6 +35,8 @@ class Finder:
         def valid(node, value) -> bool:
             return _valid(check, node, value)
 
+        if not budget.spend():
+            return None
         first = Instance(_viewer(parsed), valid, self.pool, location=location, overrides={},
                          strict=self.strict)
         first.value(parsed.root)
@@ -47,7 +49,8 @@ class Finder:
                 continue
             error = _first_error(self.validators[reader], built)
             if error is not None:
-                return Example(writer, built, Outcome.ERROR, reader_error=error)
+                example = Example(writer, built, Outcome.ERROR, reader_error=error)
+                return None if too_big(example) else example
         return None
 
 

@@ -318,3 +318,32 @@ def test_the_documented_examples_are_what_the_engine_finds(entry):
     assert report.mode.value == mode
     (finding,) = [f for f in report.findings if f.example]
     assert finding.example.to_json() == wanted
+
+
+def test_the_cli_flag_prints_and_emits_examples(capsys):
+    from rules.cli import main
+    case = next(c for c in CASES if c.id == "avro/AVRO_FIELD_ADDED_WITHOUT_DEFAULT/fires-with-suggestion")
+    assert main(["check", str(case.old), str(case.new), "--json"]) == 1
+    assert "example" not in json.loads(capsys.readouterr().out)["findings"][0]  # off by default
+    assert main(["check", str(case.old), str(case.new), "--json", "--examples"]) == 1
+    (finding,) = json.loads(capsys.readouterr().out)["findings"]
+    assert finding["example"]["written_with"] == "old" and finding["example"]["outcome"] == "error"
+    assert main(["check", str(case.old), str(case.new), "--examples"]) == 1
+    text = capsys.readouterr().out
+    assert 'example: written with old, read with new: {"id": 1}' in text
+    assert "the reader fails: No default value for field userLevel" in text
+
+
+def test_findings_after_the_comparisons_deadline_are_not_searched_and_not_missing(monkeypatch):
+    monkeypatch.setattr(rules.limits, "EXAMPLE_SECONDS_PER_CHECK", 0.0)
+    case = next(c for c in CASES if c.id == "avro/AVRO_ENUM_SYMBOL_REMOVED/fires-no-fallback")
+    report = _check(case, examples=True)
+    assert [f.example for f in report.findings] == [None, None]
+    assert [n.split(":")[0] for n in report.notes if n.startswith("examples_")] == ["examples_not_searched"]
+
+
+def test_a_payload_over_the_size_limit_is_not_kept(monkeypatch):
+    monkeypatch.setattr(rules.limits, "EXAMPLE_PAYLOAD_CHARS", 5)
+    case = next(c for c in CASES if c.id == "jsonschema/JSONSCHEMA_CONSTRAINT_TIGHTENED/maxlength-lowered")
+    (finding,) = _check(case, examples=True).findings
+    assert finding.example is None
