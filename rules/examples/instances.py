@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from ..jsonschema.refs import External
+from .schemaview import alternatives, item_schemas, kind_of, kinds, open_to
 
 TRIES = 8  # options tried at one node before its first valid one is settled
 MAX_LENGTH = 256  # longest string or array proposed
@@ -92,18 +93,18 @@ class Instance:
             return [_const(schema["const"])]
         if isinstance(schema.get("enum"), list) and schema["enum"]:
             return [_const(v) for v in schema["enum"]]
-        kinds = _kinds(schema)
+        allowed = kinds(schema)
         out = []
-        for alternative in _alternatives(schema):  # what a combinator allows comes first
+        for alternative in alternatives(schema):  # what a combinator allows comes first
             out += [o for o in self._options(alternative, where, depth + 1) if o not in out]
-        if "object" in kinds:
+        if "object" in allowed:
             out += self._objects(schema, where)
-        if "array" in kinds:
+        if "array" in allowed:
             out += self._arrays(schema, where)
         if isinstance(schema.get("pattern"), str):
             matching = _name_matching(schema["pattern"], self.pool)
             out += [_const(matching)] if matching is not None else []
-        out += [_const(v) for v in self.pool.scalars if _kind_of(v) in kinds]
+        out += [_const(v) for v in self.pool.scalars if kind_of(v) in allowed]
         return out
 
     def _objects(self, schema: dict, where: tuple) -> list:
@@ -119,7 +120,7 @@ class Instance:
         optional = [p for p in props if p not in base]
         sets += [base + [p] for p in sorted(optional, key=lambda p: p != toward)]
         sets.append(base + optional)
-        extra = _open_to(schema, self.strict)
+        extra = open_to(schema, self.strict)
         if extra is not None:  # a map's entry, or (strict) anything, named as the finding says
             first = (EXTRA, wanted if wanted and wanted not in props else UNDECLARED, extra)
             sets.append(base + [first])
@@ -167,7 +168,7 @@ class _Array:
         self.owner, self.schema, self.length, self.where = owner, schema, length, where
 
     def __call__(self, depth: int):
-        prefix, rest = _item_schemas(self.schema)
+        prefix, rest = item_schemas(self.schema)
         return [self.owner.value(prefix[i] if i < len(prefix) else rest,
                                  self.where + ((("index", i),) if i < len(prefix) else ITEMS), depth + 1)
                 for i in range(self.length)]
@@ -192,75 +193,6 @@ def _const(value):
         return value
     build.toward = False
     return build
-
-
-def _item_schemas(schema: dict) -> tuple[list, object]:
-    if isinstance(schema.get("prefixItems"), list):
-        return schema["prefixItems"], schema.get("items", schema.get("unevaluatedItems", True))
-    if isinstance(schema.get("items"), list):
-        return schema["items"], schema.get("additionalItems", True)
-    return [], schema.get("items", True)
-
-
-def _open_to(schema: dict, strict: bool):
-    """The schema of properties a writer may add beyond the declared ones, or None."""
-    extra = schema.get("additionalProperties", schema.get("unevaluatedProperties", True))
-    if isinstance(extra, dict) and extra:
-        return extra  # the schema declares what extra properties hold: a map
-    if strict and extra is not False and schema.get("unevaluatedProperties", True) is not False:
-        return True  # Confluent's view: an open model may hold anything
-    return None
-
-
-def _alternatives(schema: dict) -> list:
-    """anyOf/oneOf branches with the schema's other keywords merged in, allOf merged whole."""
-    rest = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf", "allOf")}
-    merged = []
-    for keyword in ("anyOf", "oneOf"):
-        for branch in schema.get(keyword, []) if isinstance(schema.get(keyword), list) else []:
-            merged.append(_merge(rest, branch) if isinstance(branch, dict) else branch)
-    if isinstance(schema.get("allOf"), list):
-        whole = dict(rest)
-        for part in schema["allOf"]:
-            whole = _merge(whole, part) if isinstance(part, dict) else whole
-        merged.append(whole)
-    return merged
-
-
-def _merge(base: dict, extra: dict) -> dict:
-    out = {**base, **{k: v for k, v in extra.items() if k not in ("properties", "required")}}
-    if "properties" in base or "properties" in extra:
-        out["properties"] = {**(base.get("properties") or {}), **(extra.get("properties") or {})}
-    if "required" in base or "required" in extra:
-        out["required"] = list(dict.fromkeys([*(base.get("required") or []), *(extra.get("required") or [])]))
-    return out
-
-
-def _kinds(schema: dict) -> set[str]:
-    declared = schema.get("type")
-    if isinstance(declared, str):
-        return {declared, "number"} if declared == "integer" else {declared}
-    if isinstance(declared, list):
-        found = set(declared)
-        return found | ({"number"} if "integer" in found else set())
-    hints = {"object": ("properties", "required", "additionalProperties", "patternProperties"),
-             "array": ("items", "prefixItems", "minItems", "maxItems", "contains"),
-             "string": ("minLength", "maxLength", "pattern", "format"),
-             "number": ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")}
-    found = {kind for kind, keys in hints.items() if any(k in schema for k in keys)}
-    return found or {"object", "array", "string", "number", "boolean", "null"}
-
-
-def _kind_of(value) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
 
 
 def _nodes(document):
