@@ -48,20 +48,21 @@ JSON_FILES = ("diff-schema-examples.json", "normalized/diff-schema-examples-2020
               "diff-combined-schema-examples.json", "diff-combined-schema-examples-2020-12.json")
 
 
+def _full(fmt: Format, old: str, new: str) -> rules.Report:
+    return rules.check(Source("old", old), Source("new", new), format=fmt, mode=Mode.FULL,
+                       examples=True)
+
+
 def _avro(count: int):
     from tests.rules.avro.mutations import pairs
     for index, (old, new, applied) in enumerate(pairs(20240611, count)):
-        report = rules.check(Source("old.avsc", json.dumps(old)), Source("new.avsc", json.dumps(new)),
-                             format=Format.AVRO, mode=Mode.FULL, examples=True)
-        yield f"avro#{index} {'+'.join(applied)}", report
+        yield f"avro#{index} {'+'.join(applied)}", _full(Format.AVRO, json.dumps(old), json.dumps(new))
 
 
 def _protobuf(count: int):
     from tests.rules.protobuf.mutations import generate
     for mutation in generate(count, 20240611):
-        report = rules.check(Source("old.proto", mutation.old), Source("new.proto", mutation.new),
-                             format=Format.PROTOBUF, mode=Mode.FULL, examples=True)
-        yield f"proto {mutation.name}", report
+        yield f"proto {mutation.name}", _full(Format.PROTOBUF, mutation.old, mutation.new)
 
 
 def _jsonschema():

@@ -55,16 +55,7 @@ def _run(case):
 
 
 def _check(case, *, examples: bool) -> rules.Report:
-    args = case.args
-    roots = tuple(str(case.folder / root) for root in args.get("proto_path", []))
-    old = rules.read(str(case.old), proto_paths=roots)
-    new = rules.read(str(case.new), proto_paths=roots)
-    against = [rules.read(str(case.folder / n), proto_paths=roots) for n in args.get("against", [])]
-    options = rules.Options(policy=rules.Policy(args.get("policy", "lenient")),
-                            severities={k: rules.Severity(v) if v else None
-                                        for k, v in args.get("severities", {}).items()})
-    return rules.check(old, new, format=case.fmt, mode=Mode(args.get("mode", "backward")),
-                       against=against, options=options, examples=examples)
+    return case.run(examples=examples)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
