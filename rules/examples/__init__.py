@@ -37,6 +37,9 @@ NOT_A_READ_FAILURE = {
     "PROTO_MESSAGE_DELETED": "no reader of the deleted type is left to read a record with",
     "PROTO_RPC_SIGNATURE_CHANGED": "a call-level break (request, response or streaming); the "
     "messages' own encodings are checked by the field rules",
+    "AVRO_FIELD_ALIAS_AMBIGUOUS": "fastavro matches fields by name before aliases and reads "
+    "both fields right; Java's resolver rejects the pair of schemas (\"Duplicate field\") before "
+    "any record is read, which no record here can show",
     "AVRO_DECIMAL_CHANGED": "fastavro (and Apache Avro for Python) decode a decimal with the "
     "writer's precision and scale, so the runtime here reads it right; Java readers, which "
     "apply the reader's scale, misread it",

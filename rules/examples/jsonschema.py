@@ -23,7 +23,8 @@ class Finder:
 
     def __init__(self, old, new, options):
         self.parsed = {Side.OLD: old, Side.NEW: new}
-        self.validators = {side: _validator(p) for side, p in self.parsed.items()}
+        assert_formats = getattr(options, "format_assertion", False)
+        self.validators = {side: _validator(p, formats=assert_formats) for side, p in self.parsed.items()}
         self.pool = Pool(old.root, new.root)
         self.strict = options.policy is Policy.STRICT
 
@@ -102,12 +103,13 @@ def _viewer(parsed):
     return view
 
 
-def _validator(parsed):
-    """The draft's validator over the whole document, with ECMA-262 `pattern` matching."""
+def _validator(parsed, *, formats: bool):
+    """The draft's validator over the whole document, with ECMA-262 `pattern` matching, and
+    asserting `format` when the options say validators do (else it is an annotation)."""
     import jsonschema
     cls = drafts.validator_class(parsed.draft)
     ecma = jsonschema.validators.extend(cls, {"pattern": _pattern, "patternProperties": _pattern_properties})
-    return ecma(parsed.root)
+    return ecma(parsed.root, format_checker=cls.FORMAT_CHECKER if formats else None)
 
 
 def _valid(validator, node, value) -> bool:
