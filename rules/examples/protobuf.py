@@ -10,6 +10,8 @@ from .budget import Budget, short
 from .protodiff import differences, json_differences
 from .protomessages import candidates
 
+JSON_FORMS = ({}, {"always_print_fields_with_no_presence": True},
+              {"preserving_proto_field_name": True})
 MISSING_REQUIRED = "message is missing required fields: {}"
 CARRIER, CARRIER_FIELD = "SchemaReviewCarrier", "value"  # holds an enum no message uses
 
@@ -96,15 +98,15 @@ class Finder:
             return Example(writer, payload, Outcome.CHANGED, changed=tuple(changed))
         if not self.json:
             return None
-        # Canonical JSON may leave default values out or write them: a reader must take both.
-        full = json_format.MessageToDict(built, always_print_fields_with_no_presence=True)
-        for written, defaults in ([(payload, False), (full, True)] if full != payload else [(payload, False)]):
+        # ProtoJSON printers may leave defaults out or write them, and may use the proto field
+        # names instead of the JSON names: a reader must take all of them.
+        for printing in JSON_FORMS:
+            written = json_format.MessageToDict(built, **printing)
             try:
                 from_json = json_format.Parse(json.dumps(written), reader_class())
             except Exception as error:  # noqa: BLE001 - ParseError
                 return Example(writer, written, Outcome.ERROR, reader_error="JSON: " + short(error))
-            read = json_format.MessageToDict(from_json, always_print_fields_with_no_presence=defaults)
-            changed = json_differences(written, read, [])
+            changed = json_differences(written, json_format.MessageToDict(from_json, **printing), [])
             if changed:
                 return Example(writer, written, Outcome.CHANGED, changed=tuple(changed))
         return None

@@ -38,7 +38,7 @@ def _present(message, field) -> bool:
 
 
 def _value(message, field):
-    """A comparable value: enums by name, bytes and strings as bytes, messages serialized."""
+    """A comparable value: enums as _Symbol, bytes and strings as bytes, messages serialized."""
     value = getattr(message, field.name)
     if is_map(field):
         return sorted((k, _plain(v, field.message_type.fields_by_name["value"])) for k, v in value.items())
@@ -49,13 +49,30 @@ def _value(message, field):
 
 def _plain(value, field):
     if field.enum_type is not None:
-        known = field.enum_type.values_by_number.get(value)
-        return known.name if known else value
+        return _Symbol(value, field.enum_type)
     if isinstance(value, str):
         return value.encode("utf-8")
     if hasattr(value, "SerializeToString"):
         return value.SerializeToString(deterministic=True)
     return value
+
+
+class _Symbol:
+    """An enum value as one side knows it. Read differently: another number, or a writer's
+    symbol that the reader gives another number (renumbered); a renamed number reads the same."""
+
+    def __init__(self, number: int, enum):
+        known = enum.values_by_number.get(number)
+        self.number, self.name, self.names = number, known.name if known else None, enum.values_by_name
+
+    def __eq__(self, read) -> bool:
+        if not isinstance(read, _Symbol):
+            return False
+        moved = self.name is not None and self.name != read.name and self.name in read.names
+        return self.number == read.number and not moved
+
+    def __lt__(self, other) -> bool:  # map values are sorted with their keys
+        return self.number < other.number
 
 
 def json_differences(written, read, steps: list) -> list[str]:
