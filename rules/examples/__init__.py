@@ -80,9 +80,16 @@ class Search:
                 out.append(dataclasses.replace(finding, example=None))
                 continue
             if finder is None:
-                finder = self._finder_class(old, new, self.options)
+                finder = self._finder(old, new)
             out.append(dataclasses.replace(finding, example=self._find(finder, finding, directions)))
         return out
+
+    def _finder(self, old, new):
+        try:
+            return self._finder_class(old, new, self.options)
+        except Exception:  # noqa: BLE001 - a runtime refusing the schema must not sink the check
+            LOG.warning("example search unavailable for this comparison", exc_info=True)
+            return _Nothing()
 
     def directions(self, finding: Finding) -> list[Direction]:
         """The breaking directions this mode checks, for an error finding that has any."""
@@ -97,7 +104,9 @@ class Search:
             writer = Side.OLD if direction is Direction.BACKWARD else Side.NEW
             try:
                 example = finder.find(finding, writer=writer, budget=budget)
-            except RecursionError:  # a pathological schema: no example, never a crash
+            except Exception:  # noqa: BLE001 - a search failure is "no example", never a failed check
+                LOG.warning("example search failed for %s at %s", finding.rule, finding.path,
+                            exc_info=True)
                 example = None
             if example is not None:
                 return example
@@ -118,6 +127,13 @@ class Search:
             notes.append(SKIPPED_NOTE.format(count=len(unfound) - len(missing),
                                              seconds=limits.EXAMPLE_SECONDS_PER_CHECK))
         return tuple(notes)
+
+
+class _Nothing:
+    """The finder when a runtime cannot load the schemas: it finds nothing."""
+
+    def find(self, finding, *, writer, budget):
+        return None
 
 
 def _key(finding: Finding) -> tuple:

@@ -354,3 +354,17 @@ def test_format_is_asserted_in_examples_only_when_the_options_say_so():
     assert "is not a 'date'" in finding.example.reader_error
     written = finding.example.payload["when"]
     assert not jsonschema.Draft7Validator({"format": "date"}, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER).is_valid(written)
+
+
+def test_a_search_that_fails_leaves_the_verdict_and_no_example(monkeypatch):
+    from rules.examples import avro as avro_examples
+
+    def broken(*_args, **_kwargs):
+        raise ValueError("runtime refused")
+    case = next(c for c in CASES if c.id == "avro/AVRO_FIELD_ADDED_WITHOUT_DEFAULT/fires-with-suggestion")
+    monkeypatch.setattr(avro_examples.Finder, "find", broken)
+    (finding,) = _check(case, examples=True).findings
+    assert finding.example is None and finding.severity is Severity.ERROR
+    monkeypatch.setattr(avro_examples.Finder, "__init__", broken)
+    report = _check(case, examples=True)
+    assert [f.example for f in report.findings] == [None] and not report.compatible
