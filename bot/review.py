@@ -152,7 +152,7 @@ def _review_file(change: FileChange, classified: Classification, config: Config,
     deadline = time.monotonic() + rules.budget.shared().seconds
     try:
         report = rules.budget.check(old, new, format=classified.format, mode=classified.mode,
-                                    options=config.options(), deadline=deadline)
+                                    options=config.options(), deadline=deadline, examples=True)
         findings, notes = list(report.findings), list(report.notes)
         if base is not None and classified.transitive:
             _transitive(change, classified, config, old, new, findings, notes, deadline=deadline)

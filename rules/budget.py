@@ -85,11 +85,12 @@ class Pool:
 
     def check(self, old: Source, new: Source, *, format: Format | None = None,
               mode: Mode = Mode.BACKWARD, against: Sequence[Source] = (),
-              options: Options = Options(), deadline: float | None = None) -> Report:
+              options: Options = Options(), deadline: float | None = None,
+              examples: bool = False) -> Report:
         """rules.check in a worker; raises SchemaError as it does, OverBudget past the deadline."""
         deadline = time.monotonic() + self.seconds if deadline is None else deadline
         payload = json.dumps(wire.request(old, new, format=format, mode=mode, against=against,
-                                          options_=options)).encode() + b"\n"
+                                          options_=options, examples=examples)).encode() + b"\n"
         worker = self._take()
         try:
             answer = worker.call(payload, deadline=deadline)

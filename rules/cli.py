@@ -11,7 +11,7 @@ from typing import Sequence
 
 from .engine import check
 from .limits import FILE_BUDGET_SECONDS
-from .model import Format, Mode, Options, Policy, Report, SchemaError
+from .model import NOT_SEARCHED, Format, Mode, Options, Policy, Report, SchemaError
 from .output import Output
 from .sources import read
 
@@ -42,6 +42,8 @@ def _parser(prog: str = "python -m rules") -> argparse.ArgumentParser:
                      help="JSON Schema only: strict (Confluent) or lenient (default)")
     run.add_argument("--format-assertion", action="store_true",
                      help='JSON Schema only: validators assert "format", so a format change is an error')
+    run.add_argument("--examples", action="store_true",
+                     help="show, for each breaking error, a record the other version cannot read")
     docs = commands.add_parser("docs", help="render the rules reference")
     # No default here: main fills in docs/rules.md, so `check` never imports the renderer.
     docs.add_argument("--output", help="file to write, - for stdout")
@@ -59,6 +61,10 @@ def _print_text(report: Report) -> None:
             print(f"  fix: {fix.title} (lines {fix.line_start}-{fix.line_end}):")
             for line in fix.replacement.splitlines():
                 print(f"  | {line}")
+        if finding.example is not NOT_SEARCHED:
+            from .examples.text import lines  # only `--examples` output needs it
+            for line in lines(finding.example):
+                print(f"  {line}")
     for note in report.notes:
         print(f"note: {note}")
     print(_summary(report))
@@ -111,7 +117,8 @@ def _check(args: argparse.Namespace) -> int:
         report = check(old, new, format=Format(args.format) if args.format else None,
                        mode=Mode(args.mode), against=against,
                        options=Options(policy=Policy(args.policy),
-                                       format_assertion=args.format_assertion))
+                                       format_assertion=args.format_assertion),
+                       examples=args.examples)
     except SchemaError as error:
         print(f"error: {error}", file=sys.stderr)
         if args.output == Output.GITHUB.value:  # also as an annotation on the file and line

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .examples.documented import section as examples_section
 from .model import Format
 from .registry import documentation, rule_modules
 
@@ -27,7 +28,7 @@ def _breaks(spec) -> str:
 
 
 def render() -> str:
-    parts = [HEADER]
+    parts = [HEADER, examples_section()]
     for fmt in Format:
         modules = list(rule_modules(fmt))
         parts.append(f"\n## {TITLES[fmt]}\n\n| rule | breaks | severity | flags |\n|---|---|---|---|")

@@ -33,9 +33,11 @@ def _parse(package, source: Source, side: Side):
 
 def check(old: Source, new: Source, *, format: Format | None = None,
           mode: Mode = Mode.BACKWARD, against: Sequence[Source] = (),
-          options: Options = Options()) -> Report:
+          options: Options = Options(), examples: bool = False) -> Report:
     """Compare NEW with OLD (and every older version in `against`) under `mode`.
 
+    `examples`: search each breaking error finding for a record that shows the break at runtime
+    (rules.examples); the findings and the verdict are the same either way.
     Raises SchemaError (with .side set) when a version cannot be used at all.
     """
     fmt = format or detect_format(new.path)
@@ -43,15 +45,28 @@ def check(old: Source, new: Source, *, format: Format | None = None,
     new_parsed = _parse(package, new, Side.NEW)
     specs = specs_for(fmt)  # only this format's package is imported: start-up stays fast
     findings: dict[tuple, Finding] = {}
+    search = _examples(fmt, mode, options) if examples else None
     for older in (old, *against):
-        raw = package.compare(_parse(package, older, Side.OLD), new_parsed, options)
-        for finding in _resolve(raw, specs, mode, options, old_file=older.path, new_file=new.path,
-                                against=None if older is old else older.path):
+        old_parsed = _parse(package, older, Side.OLD)
+        raw = package.compare(old_parsed, new_parsed, options)
+        resolved = _resolve(raw, specs, mode, options, old_file=older.path, new_file=new.path,
+                            against=None if older is old else older.path)
+        if search is not None:
+            resolved = search.attach(list(resolved), old_parsed, new_parsed)
+        for finding in resolved:
             # Transitive checks see the same change against several versions: report it once.
             findings.setdefault((finding.rule, finding.path, finding.side), finding)
     ordered = sorted(findings.values(), key=lambda f: f.sort_key)
     notes = tuple(getattr(package, "notes", lambda _options: ())(options))
+    if search is not None:
+        notes += search.notes(ordered)
     return Report(mode=mode, findings=_cap(ordered, new.path), notes=notes)
+
+
+def _examples(fmt: Format, mode: Mode, options: Options):
+    from .examples import Search  # imported only when asked: the runtimes are heavy imports
+
+    return Search(fmt, mode=mode, options=options)
 
 
 def _resolve(raw: Iterable[Finding], specs: dict[str, RuleSpec], mode: Mode, options: Options,

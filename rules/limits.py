@@ -42,3 +42,14 @@ FILE_BUDGET_MEMORY_BYTES = 2 * 1024 * 1024 * 1024
 
 # The largest answer a worker may send back (findings of a 2 MiB schema stay far below).
 MAX_ANSWER_BYTES = 256 * 1024 * 1024
+
+# Counterexample search (rules.examples, `check --examples`): seconds one finding may take,
+# seconds all findings of one comparison may take together, and candidate records tried per
+# finding. None of these changes a verdict: a search cut short only leaves "example": null.
+EXAMPLE_SECONDS_PER_FINDING = 1.0
+EXAMPLE_SECONDS_PER_CHECK = 5.0
+EXAMPLE_CANDIDATES = 64
+# Characters of an example's payload as JSON; a larger record is not kept as an example.
+EXAMPLE_PAYLOAD_CHARS = 20_000
+# Characters of a runtime's error message an example keeps.
+EXAMPLE_ERROR_CHARS = 300

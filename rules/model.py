@@ -1,4 +1,4 @@
-"""The engine's vocabulary: enums, Source, Finding, Suggestion, Report and SchemaError."""
+"""The engine's vocabulary: enums, Source, Finding, Suggestion, Example, Report and SchemaError."""
 from __future__ import annotations
 
 import dataclasses
@@ -77,6 +77,45 @@ class Suggestion:
         return dataclasses.asdict(self)
 
 
+class Outcome(str, enum.Enum):
+    """What a reader on the other version does with an example record."""
+
+    ERROR = "error"  # decoding or validation fails
+    CHANGED = "changed"  # it decodes, but values differ from what was written
+
+
+@dataclass(frozen=True)
+class Example:
+    """A record written with one version that the other version's reader fails on or misreads.
+
+    `payload` is JSON: Avro's JSON encoding, protobuf's canonical JSON, or the JSON instance.
+    """
+
+    written_with: Side
+    payload: object
+    outcome: Outcome
+    reader_error: str | None = None
+    changed: tuple[str, ...] | None = None  # instance paths whose value the reader sees differently
+
+    def to_json(self) -> dict:
+        return {"written_with": self.written_with.value, "payload": self.payload,
+                "outcome": self.outcome.value, "reader_error": self.reader_error,
+                "changed": list(self.changed) if self.changed is not None else None}
+
+
+class _NotSearched:
+    """No example search ran for the finding (the default): `to_json` leaves the key out."""
+
+    def __repr__(self) -> str:
+        return "NOT_SEARCHED"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+NOT_SEARCHED = _NotSearched()
+
+
 @dataclass(frozen=True)
 class Finding:
     rule: str
@@ -91,6 +130,8 @@ class Finding:
     breaks: frozenset[Direction] | None = field(default=None, compare=False)
     # The older version this was found against (transitive checks); None: against OLD itself.
     against: str | None = None
+    # A counterexample (rules.examples): NOT_SEARCHED, None (searched, none found) or an Example.
+    example: Example | None | _NotSearched = field(default=NOT_SEARCHED, compare=False)
 
     def to_json(self) -> dict:
         out = {
@@ -105,6 +146,8 @@ class Finding:
         }
         if self.side is Side.OLD:
             out["side"] = Side.OLD.value
+        if self.example is not NOT_SEARCHED:
+            out["example"] = self.example.to_json() if self.example else None
         return out
 
     @property

@@ -6,7 +6,8 @@ import dataclasses
 import enum
 from typing import Mapping
 
-from .model import (Direction, Finding, Format, Mode, Options, Report, SchemaError,
+from .model import (NOT_SEARCHED, Direction, Example, Finding, Format, Mode, Options, Outcome,
+                    Report, SchemaError,
                     Severity, Side, Source, Suggestion)
 
 
@@ -74,10 +75,10 @@ def to_options(data: dict) -> Options:
 
 
 def request(old: Source, new: Source, *, format: Format | None, mode: Mode,
-            against, options_: Options) -> dict:
+            against, options_: Options, examples: bool = False) -> dict:
     return {"old": source(old), "new": source(new), "format": format and format.value,
             "mode": mode.value, "against": [source(each) for each in against],
-            "options": options(options_)}
+            "options": options(options_), "examples": examples}
 
 
 def report(value: Report) -> dict:
@@ -92,7 +93,23 @@ def _finding(value: Finding) -> dict:
             "file": value.file, "against": value.against,
             "breaks": None if value.breaks is None else sorted(d.value for d in value.breaks),
             "suggestion": None if fix is None else [fix.title, fix.line_start, fix.line_end,
-                                                    fix.replacement]}
+                                                    fix.replacement],
+            **({} if value.example is NOT_SEARCHED else {"example": _example(value.example)})}
+
+
+def _example(value: Example | None) -> dict | None:
+    return None if value is None else value.to_json()
+
+
+def _to_example(data) -> Example | None:
+    if data is None:
+        return None
+    changed = data["changed"]
+    error = data["reader_error"]
+    return Example(written_with=Side(data["written_with"]), payload=data["payload"],
+                   outcome=Outcome(data["outcome"]),
+                   reader_error=None if error is None else _str(error),
+                   changed=None if changed is None else tuple(_strings(changed)))
 
 
 def to_report(data) -> Report:
@@ -114,7 +131,8 @@ def _to_finding(data: dict) -> Finding:
         against=None if data["against"] is None else _str(data["against"]),
         breaks=None if breaks is None else frozenset(Direction(d) for d in _strings(breaks)),
         suggestion=None if fix is None else Suggestion(_str(fix[0]), _int(fix[1]), _int(fix[2]),
-                                                       _str(fix[3])))
+                                                       _str(fix[3])),
+        example=_to_example(data["example"]) if "example" in data else NOT_SEARCHED)
 
 
 def error(value: SchemaError) -> dict:

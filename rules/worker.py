@@ -19,7 +19,8 @@ def answer(request: dict) -> dict:
                        format=Format(request["format"]) if request["format"] else None,
                        mode=Mode(request["mode"]),
                        against=[wire.to_source(each) for each in request["against"]],
-                       options=wire.to_options(request["options"]))
+                       options=wire.to_options(request["options"]),
+                       examples=request.get("examples") is True)
     except SchemaError as error:
         return {"error": wire.error(error)}
     except MemoryError:

@@ -5,7 +5,7 @@ from rules import Finding, Side
 
 from ..diff_lines import DiffSide
 from ..fingerprint import marker
-from . import explain
+from . import example, explain
 from .escape import code, fenced, text
 from .markdown import LANGUAGES, MAX_OUTPUT
 from .model import Comment, FileComment, FileReview, InlineComment
@@ -46,7 +46,11 @@ def body(finding: Finding, *, file: FileReview, fingerprint: str | None = None,
          suggestion_block: bool = False, note: str = "") -> str:
     """What happened, what breaks for whom, what to do, and the hidden fingerprint marker."""
     fix = _fix(finding, file=file, suggestion_block=suggestion_block)
+    fix.append(example.block(finding.example, file.format))
     text = _join(finding, file=file, fingerprint=fingerprint, note=note, fix=fix)
+    if len(text.encode("utf-8")) > MAX_OUTPUT:  # the example goes first: the fix matters more
+        fix.pop()
+        text = _join(finding, file=file, fingerprint=fingerprint, note=note, fix=fix)
     if len(text.encode("utf-8")) > MAX_OUTPUT and finding.suggestion:
         fix = [explain.FIX.format(title=text(finding.suggestion.title)) + "\n\n" + TOO_LONG]
         text = _join(finding, file=file, fingerprint=fingerprint, note=note, fix=fix)

@@ -30,11 +30,13 @@ class Parsed:
         self.source = source
         self._run = Compilation(source)
         self._schema: Schema | None = None
+        self.descriptor_set = b""  # protoc's FileDescriptorSet, once compiled (rules.examples)
 
     def schema(self, side: Side) -> Schema:
         if self._schema is None:
             try:
-                self._schema = _build(self.source, self._run.name, self._run.result())
+                self.descriptor_set = self._run.result()
+                self._schema = _build(self.source, self._run.name, self.descriptor_set)
             except SchemaError as error:
                 error.side = side
                 raise

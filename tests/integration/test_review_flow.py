@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tests.harness.flow import AVRO_BASE
+from tests.harness.flow import AVRO_BASE, wait_for
 from tests.integration.conftest import SECRET, settle, wait_for_check
 
 _names = itertools.count()
@@ -145,6 +145,9 @@ def test_a_120_file_pull_request_is_reviewed_in_a_constant_number_of_calls(githu
     run = review_of(github, app_url, repo, pull)
     assert run.conclusion == "failure" and "120 schema files" in run.output["title"]
     assert len(run.annotations) == 120  # posted in batches of 50
+    # 120 comments, each with its example, are one large request: wait for it, then for quiet.
+    wait_for(lambda: github.reviews(repo.owner, repo.name, pull.number), timeout=60, what="the review")
+    settle(github)
     (review,) = github.reviews(repo.owner, repo.name, pull.number)
     assert len(comments(github, repo, pull)) == 120
     graphql = [c for c in github.calls if c.operation == "graphql"]

@@ -41,7 +41,7 @@ class Case:
         path = self.folder / "args.json"
         return json.loads(path.read_text()) if path.exists() else {}
 
-    def run(self, new_text: str | None = None) -> rules.Report:
+    def run(self, new_text: str | None = None, *, examples: bool = False) -> rules.Report:
         """Check the case as the CLI would; `args.json` may set mode, policy, proto_path."""
         args = self.args
         roots = tuple(str(self.folder / root) for root in args.get("proto_path", []))
@@ -57,7 +57,7 @@ class Case:
                           severities={k: rules.Severity(v) if v else None
                                       for k, v in args.get("severities", {}).items()})
         return rules.check(old, new, format=self.fmt, mode=Mode(args.get("mode", "backward")),
-                           against=against, options=options)
+                           against=against, options=options, examples=examples)
 
 
 def discover() -> list[Case]:

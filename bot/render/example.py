@@ -1,0 +1,44 @@
+"""The collapsed "Example that breaks" block of a review comment: a record and what its reader sees.
+
+Payloads and runtime messages come from schema text, so they go through the Markdown helpers
+(a fence longer than any backtick run inside, a code span for the message); this one function
+is where to switch to the central escaper.
+"""
+from __future__ import annotations
+
+import json
+
+from rules import Example, Format, Outcome, Side
+
+from .escape import code, fenced
+
+SUMMARY = "<details><summary>Example that breaks</summary>"
+END = "</details>"
+WRITTEN = "A record written with the **{writer}** schema ({encoding}):"
+FAILS = "A reader on the **{reader}** schema fails: {error}"
+CHANGES = "A reader on the **{reader}** schema reads different values at {paths}."
+ENCODING = {Format.AVRO: "Avro's JSON encoding", Format.PROTOBUF: "protobuf's canonical JSON",
+            Format.JSONSCHEMA: "the JSON instance"}
+# A comment holds one finding; the payload stays a small part of GitHub's 65,536 characters.
+MAX_PAYLOAD_CHARS = 4000
+MAX_PATHS = 10
+CUT = "… ({count:,} more characters not shown)"
+
+
+def block(example: Example | None, fmt: Format) -> str:
+    """The block for a finding's example, or "" when it has none."""
+    if not example:
+        return ""
+    reader = Side.NEW if example.written_with is Side.OLD else Side.OLD
+    text = json.dumps(example.payload, indent=2, ensure_ascii=False)
+    if len(text) > MAX_PAYLOAD_CHARS:
+        text = text[:MAX_PAYLOAD_CHARS] + "\n" + CUT.format(count=len(text) - MAX_PAYLOAD_CHARS)
+    if example.outcome is Outcome.ERROR:
+        seen = FAILS.format(reader=reader.value, error=code(example.reader_error or "error"))
+    else:
+        paths = list(example.changed or ())
+        shown = ", ".join(code(p) for p in paths[:MAX_PATHS]) + (", …" if len(paths) > MAX_PATHS else "")
+        seen = CHANGES.format(reader=reader.value, paths=shown)
+    written = WRITTEN.format(writer=example.written_with.value, encoding=ENCODING[fmt])
+    # Blank lines around the Markdown inside <details>, or GitHub shows it as raw text.
+    return "\n\n".join([SUMMARY, written, fenced(text, "json"), seen, END])

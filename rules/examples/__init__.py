@@ -1,0 +1,150 @@
+"""Proof by example: for each breaking error finding, a record one version writes that the other
+version's reader fails on or misreads, checked with the format's real runtime.
+
+Avro: fastavro writes with the writer schema and reads with writer and reader (schema
+resolution). Protobuf: messages built from the compiled descriptors, binary and (WIRE_JSON)
+canonical JSON. JSON Schema: an instance the writer schema accepts and the reader rejects, with
+the same validator and regex engine the parser uses. The search is bounded (limits.EXAMPLE_*)
+and never changes a finding or the verdict.
+"""
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+
+from .. import limits
+from ..model import Direction, Finding, Format, Mode, Options, Severity, Side
+from .budget import Budget
+
+LOG = logging.getLogger("rules.examples")
+MISSING_NOTE = ("examples_missing: {count} error finding(s) whose break should show at runtime "
+                "have no example: {items}")
+SKIPPED_NOTE = ("examples_not_searched: {count} error finding(s): the comparison's search budget "
+                "({seconds:g} s) ran out before them")
+MISSING_LISTED = 5  # findings named in the note; the count covers them all
+
+# Rules whose error breaks no reader of a record, so no record can show it. Each says why.
+NOT_A_READ_FAILURE = {
+    "PROTO_FIELD_DELETED_NOT_RESERVED": "a deleted field's number left unreserved breaks no "
+    "reader today; it lets a later field reuse the number, and reserving it changes no decoding",
+    "PROTO_ENUM_VALUE_DELETED_NOT_RESERVED": "as for fields: the risk is a later reuse of the "
+    "number or name, which reserving prevents without changing any decoding",
+    "PROTO_RESERVED_DELETED": "removing a reservation changes no decoding; it re-opens numbers "
+    "and names for reuse",
+    "PROTO_PACKAGE_CHANGED": "the package changes type URLs (Any), gRPC method paths and "
+    "generated code, not how a message is encoded",
+    "PROTO_MESSAGE_DELETED": "no reader of the deleted type is left to read a record with",
+    "PROTO_RPC_SIGNATURE_CHANGED": "a call-level break (request, response or streaming); the "
+    "messages' own encodings are checked by the field rules",
+    "AVRO_FIELD_ALIAS_AMBIGUOUS": "fastavro matches fields by name before aliases and reads "
+    "both fields right; Java's resolver rejects the pair of schemas (\"Duplicate field\") before "
+    "any record is read, which no record here can show",
+    "AVRO_DECIMAL_CHANGED": "fastavro (and Apache Avro for Python) decode a decimal with the "
+    "writer's precision and scale, so the runtime here reads it right; Java readers, which "
+    "apply the reader's scale, misread it",
+}
+
+
+def _finders():
+    from . import avro, jsonschema, protobuf  # the runtimes load only when examples are asked
+    return {Format.AVRO: avro.Finder, Format.PROTOBUF: protobuf.Finder,
+            Format.JSONSCHEMA: jsonschema.Finder}
+
+
+class Search:
+    """Examples for the findings of one check (all its `against` versions share the deadline)."""
+
+    def __init__(self, fmt: Format, *, mode: Mode, options: Options, clock=time.monotonic):
+        self.fmt, self.mode, self.options, self._clock = fmt, mode, options, clock
+        self._deadline: float | None = None  # set when the first findings arrive, not while parsing
+        self._finder_class = _finders()[fmt]
+        self._skipped: set[tuple] = set()  # findings reached after the deadline: not missing
+
+    def attach(self, findings: list[Finding], old, new) -> list[Finding]:
+        """The findings, each breaking error one with `example` set (an Example or None)."""
+        if self._deadline is None:
+            self._deadline = self._clock() + limits.EXAMPLE_SECONDS_PER_CHECK
+        finder = None
+        out = []
+        for finding in findings:
+            directions = self.directions(finding)
+            if not directions:
+                out.append(finding)
+                continue
+            if finding.rule in NOT_A_READ_FAILURE:  # breaks no reader: "example": null, not missing
+                out.append(dataclasses.replace(finding, example=None))
+                continue
+            if self._clock() >= self._deadline:
+                self._skipped.add(_key(finding))
+                out.append(dataclasses.replace(finding, example=None))
+                continue
+            if finder is None:
+                finder = self._finder(old, new)
+            out.append(dataclasses.replace(finding, example=self._find(finder, finding, directions)))
+        return out
+
+    def _finder(self, old, new):
+        try:
+            return self._finder_class(old, new, self.options)
+        except Exception:  # noqa: BLE001 - a runtime refusing the schema must not sink the check
+            LOG.warning("example search unavailable for this comparison", exc_info=True)
+            return _Nothing()
+
+    def directions(self, finding: Finding) -> list[Direction]:
+        """The breaking directions this mode checks, for an error finding that has any."""
+        if finding.severity is not Severity.ERROR:
+            return []
+        breaks = finding.breaks or frozenset()
+        return sorted(breaks & self.mode.directions, key=lambda d: d.value)
+
+    def _find(self, finder, finding: Finding, directions: list[Direction]):
+        for direction in directions:
+            budget = Budget(self._deadline, clock=self._clock)
+            writer = Side.OLD if direction is Direction.BACKWARD else Side.NEW
+            try:
+                example = finder.find(finding, writer=writer, budget=budget)
+            except Exception:  # noqa: BLE001 - a search failure is "no example", never a failed check
+                LOG.warning("example search failed for %s at %s", finding.rule, finding.path,
+                            exc_info=True)
+                example = None
+            if example is not None:
+                return example
+        LOG.info("no example for %s at %s", finding.rule, finding.path)
+        return None
+
+    def notes(self, findings) -> tuple[str, ...]:
+        unfound = [f for f in findings if f.example is None and self.directions(f)
+                   and f.rule not in NOT_A_READ_FAILURE]
+        missing = [f for f in unfound if _key(f) not in self._skipped]
+        notes = []
+        if missing:
+            items = ", ".join(f"{f.rule} {f.path}" for f in missing[:MISSING_LISTED])
+            if len(missing) > MISSING_LISTED:
+                items += ", ..."
+            notes.append(MISSING_NOTE.format(count=len(missing), items=items))
+        if len(unfound) > len(missing):
+            notes.append(SKIPPED_NOTE.format(count=len(unfound) - len(missing),
+                                             seconds=limits.EXAMPLE_SECONDS_PER_CHECK))
+        return tuple(notes)
+
+
+class _Nothing:
+    """The finder when a runtime cannot load the schemas: it finds nothing."""
+
+    def find(self, finding, *, writer, budget):
+        return None
+
+
+def _key(finding: Finding) -> tuple:
+    return (finding.rule, finding.path, finding.side, finding.file)
+
+
+def examples_missing(report) -> int:
+    """How many breaking errors of a report checked with examples have none (searched or not)."""
+    return sum(1 for f in report.findings if f.example is None
+               and f.severity is Severity.ERROR and f.rule not in NOT_A_READ_FAILURE
+               and f.breaks and f.breaks & report.mode.directions)
+
+
+__all__ = ["Search", "NOT_A_READ_FAILURE", "examples_missing", "Budget"]

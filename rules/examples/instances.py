@@ -1,0 +1,219 @@
+"""Small JSON instances of a JSON Schema, with choice points a search can vary one at a time.
+
+Not a complete generator: it proposes values (declared properties only, sample scalars and the
+bounds, enum values and constants found in either version) and the real validator decides.
+"""
+from __future__ import annotations
+
+
+import re
+from dataclasses import dataclass
+
+from ..jsonschema.refs import External
+from .schemaview import alternatives, item_schemas, kind_of, kinds, open_to
+
+TRIES = 8  # options tried at one node before its first valid one is settled
+MAX_LENGTH = 256  # longest string or array proposed
+SCALARS = (None, True, False, 1, 0, -1, 1.5, "x", "", "abc", "ABC", "0", "a1", "a-b", "2020-01-01",
+           "2020-01-01T00:00:00Z", "12:00:00", "x@example.com", "https://example.com/x",
+           "00000000-0000-4000-8000-000000000000", "127.0.0.1", "example.com")
+BOUND_KEYS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+              "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties")
+ITEMS, EXTRA = ("items",), ("extra",)  # location steps: an array's items, an undeclared property
+UNDECLARED = "undeclared"  # the property a strict-policy writer may add to an open model
+
+
+@dataclass
+class Point:
+    """A node where the instance could take another option (the first valid one is the default)."""
+
+    where: tuple
+    count: int
+    chosen: int
+    toward: tuple = ()  # option indexes that contain the location's next property, best first
+
+
+class Pool:
+    """Values worth trying anywhere, gathered from both versions: bounds, enums, consts, defaults."""
+
+    def __init__(self, *documents):
+        numbers, values = set(), []
+        for node in (n for d in documents for n in _nodes(d)):
+            for key in BOUND_KEYS:
+                if isinstance(node.get(key), (int, float)) and not isinstance(node.get(key), bool):
+                    numbers.add(node[key])
+            for key in ("enum", "const", "default", "examples"):
+                if key in node:
+                    found = node[key] if key in ("enum", "examples") and isinstance(node[key], list) else [node[key]]
+                    values.extend(found)
+        for node in (n for d in documents for n in _nodes(d)):
+            for key in ("items", "prefixItems"):  # positional items: one more than they list
+                if isinstance(node.get(key), list):
+                    numbers.update({len(node[key]), len(node[key]) + 1})
+        self.numbers = sorted(numbers)
+        edges = {n + d for n in self.numbers for d in (-1, -0.5, 0, 0.5, 1)} | {n * 2 for n in self.numbers}
+        self.scalars = _unique(list(SCALARS) + values + sorted(edges))
+        lengths = {int(n) + d for n in self.numbers for d in (-1, 0, 1) if 0 <= int(n) + d <= MAX_LENGTH}
+        self.lengths = sorted(lengths | {0, 1, 2})
+        self.scalars += ["a" * n for n in self.lengths if n > 3]
+
+
+class Instance:
+    """Builds one instance; `overrides` picks option i at a location instead of the default."""
+
+    def __init__(self, view, valid, pool: Pool, *, location: tuple, overrides: dict, strict: bool):
+        self.view, self.valid, self.pool = view, valid, pool
+        self.location, self.overrides, self.strict = location, overrides, strict
+        self.points: list[Point] = []
+
+    def value(self, node, where: tuple = (), depth: int = 0):
+        options = self._options(node, where, depth)
+        if not options:
+            return None
+        forced = self.overrides.get(where)
+        order = [forced] if forced is not None and forced < len(options) else range(min(TRIES, len(options)))
+        kept = len(self.points)
+        for index in order:
+            del self.points[kept:]
+            built = options[index](depth)
+            if forced is not None or self.valid(node, built):
+                toward = tuple(i for i, o in enumerate(options) if getattr(o, "toward", False))
+                self.points.insert(kept, Point(where, len(options), index, toward))
+                return built
+        del self.points[kept:]
+        return options[0](depth)
+
+    def _options(self, node, where: tuple, depth: int) -> list:
+        schema = self.view(node)
+        if schema is False or isinstance(schema, External) or depth > 24:
+            return []
+        if not isinstance(schema, dict):
+            return [_const(v) for v in self.pool.scalars]
+        if "const" in schema:
+            return [_const(schema["const"])]
+        if isinstance(schema.get("enum"), list) and schema["enum"]:
+            return [_const(v) for v in schema["enum"]]
+        allowed = kinds(schema)
+        out = []
+        for alternative in alternatives(schema):  # what a combinator allows comes first
+            out += [o for o in self._options(alternative, where, depth + 1) if o not in out]
+        if "object" in allowed:
+            out += self._objects(schema, where)
+        if "array" in allowed:
+            out += self._arrays(schema, where)
+        if isinstance(schema.get("pattern"), str):
+            matching = _name_matching(schema["pattern"], self.pool)
+            out += [_const(matching)] if matching is not None else []
+        out += [_const(v) for v in self.pool.scalars if kind_of(v) in allowed]
+        return out
+
+    def _objects(self, schema: dict, where: tuple) -> list:
+        props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+        required = [r for r in schema.get("required", []) if isinstance(r, str)] \
+            if isinstance(schema.get("required"), list) else []
+        following = self.location[len(where)] if self.location[:len(where)] == where \
+            and len(self.location) > len(where) else None
+        base = list(dict.fromkeys(required))
+        wanted = following[1] if following and following[0] == "prop" else None
+        toward = wanted if wanted in props else None
+        sets = [base + ([toward] if toward and toward not in base else []), base]
+        optional = [p for p in props if p not in base]
+        sets += [base + [p] for p in sorted(optional, key=lambda p: p != toward)]
+        sets.append(base + optional)
+        extra = open_to(schema, self.strict)
+        if extra is not None:  # a map's entry, or (strict) anything, named as the finding says
+            first = (EXTRA, wanted if wanted and wanted not in props else UNDECLARED, extra)
+            sets.append(base + [first])
+            sets.append(base + [first, (EXTRA, UNDECLARED + "2", extra)])  # for maxProperties
+        patterns = schema.get("patternProperties") if isinstance(schema.get("patternProperties"), dict) else {}
+        for pattern, subschema in patterns.items():
+            name = _name_matching(pattern, self.pool)
+            if name is not None:
+                sets.append(base + [(EXTRA, name, subschema)])
+        out = []
+        for names in _unique(sets):
+            build = _Object(self, schema, names, where)
+            build.toward = toward is not None and toward in names
+            out.append(build)
+        return out
+
+    def _arrays(self, schema: dict, where: tuple) -> list:
+        low = schema.get("minItems", 0) if isinstance(schema.get("minItems"), int) else 0
+        high = schema.get("maxItems") if isinstance(schema.get("maxItems"), int) else MAX_LENGTH
+        lengths = [n for n in [max(low, 1), *self.pool.lengths] if low <= n <= high]
+        return [_Array(self, schema, n, where) for n in _unique(lengths)]
+
+
+class _Object:
+    """Declared properties by name; (EXTRA, name, schema) for one the schema admits otherwise."""
+
+    def __init__(self, owner: Instance, schema: dict, names: list, where: tuple):
+        self.owner, self.schema, self.names, self.where = owner, schema, names, where
+        self.toward = False
+
+    def __call__(self, depth: int):
+        props = self.schema.get("properties") if isinstance(self.schema.get("properties"), dict) else {}
+        out = {}
+        for name in self.names:
+            if isinstance(name, tuple):
+                _, key, subschema = name
+                out[key] = self.owner.value(subschema, self.where + (("prop", key),), depth + 1)
+            else:
+                out[name] = self.owner.value(props.get(name, True), self.where + (("prop", name),), depth + 1)
+        return out
+
+
+class _Array:
+    def __init__(self, owner: Instance, schema: dict, length: int, where: tuple):
+        self.owner, self.schema, self.length, self.where = owner, schema, length, where
+
+    def __call__(self, depth: int):
+        prefix, rest = item_schemas(self.schema)
+        return [self.owner.value(prefix[i] if i < len(prefix) else rest,
+                                 self.where + ((("index", i),) if i < len(prefix) else ITEMS), depth + 1)
+                for i in range(self.length)]
+
+
+def _name_matching(pattern: str, pool: Pool) -> str | None:
+    """A property name the ECMA-262 pattern matches: its literal start plus a letter, or a sample."""
+    import regress
+    try:
+        regex = regress.Regex(pattern)
+    except regress.RegressError:
+        return None
+    literal = re.match(r"\^?([A-Za-z0-9_-]*)", pattern).group(1)
+    for name in [literal + "a", literal, *(v for v in pool.scalars if isinstance(v, str))]:
+        if regex.find(name) is not None:
+            return name
+    return None
+
+
+def _const(value):
+    def build(_depth):
+        return value
+    build.toward = False
+    return build
+
+
+def _nodes(document):
+    stack = [document]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            yield node
+            stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
+        elif isinstance(node, list):
+            stack.extend(v for v in node if isinstance(v, (dict, list)))
+
+
+def _unique(items: list) -> list:
+    out, seen = [], set()
+    for item in items:
+        key = repr((type(item).__name__, item))
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out
+
+
+__all__ = ["Instance", "Pool", "Point", "ITEMS", "EXTRA"]

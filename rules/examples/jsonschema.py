@@ -1,0 +1,153 @@
+"""JSON Schema examples: an instance the writer's schema accepts and the reader's rejects, checked
+with `jsonschema` for each version's draft and ECMA-262 patterns (regress), as the parser uses."""
+from __future__ import annotations
+
+import json
+import re
+
+from ..jsonschema import drafts
+from ..jsonschema.refs import External
+from ..model import Example, Outcome, Policy, Side
+from .budget import Budget, instance_path, short, too_big
+from .instances import EXTRA, ITEMS, Instance, Pool
+
+AT = "{message} (at {where})"
+# Keywords whose next path segment is a property name the instance should hold.
+NAMES_A_PROPERTY = ("dependentRequired", "dependentSchemas", "dependencies")
+STEP = re.compile(r'\.(?P<name>[A-Za-z_][A-Za-z0-9_]*)|\[(?P<quoted>"(?:[^"\\]|\\.)*")\]'
+                  r'|\[(?P<index>\d*)\]|\.(?P<star>\*)')
+
+
+class Finder:
+    """Validators for both versions (built once) and a pool of values from both documents."""
+
+    def __init__(self, old, new, options):
+        self.parsed = {Side.OLD: old, Side.NEW: new}
+        assert_formats = getattr(options, "format_assertion", False)
+        self.validators = {side: _validator(p, formats=assert_formats) for side, p in self.parsed.items()}
+        self.pool = Pool(old.root, new.root)
+        self.strict = options.policy is Policy.STRICT
+
+    def find(self, finding, *, writer: Side, budget: Budget) -> Example | None:
+        reader = Side.NEW if writer is Side.OLD else Side.OLD
+        location = _location(finding.path)
+        parsed, check = self.parsed[writer], self.validators[writer]
+
+        def valid(node, value) -> bool:
+            return _valid(check, node, value)
+
+        if not budget.spend():
+            return None
+        first = Instance(_viewer(parsed), valid, self.pool, location=location, overrides={},
+                         strict=self.strict)
+        first.value(parsed.root)
+        for overrides in _candidates(first.points, location):
+            if not budget.spend():
+                return None
+            built = Instance(_viewer(parsed), valid, self.pool, location=location,
+                             overrides=overrides, strict=self.strict).value(parsed.root)
+            if not _valid(check, parsed.root, built):
+                continue
+            error = _first_error(self.validators[reader], built)
+            if error is not None:
+                example = Example(writer, built, Outcome.ERROR, reader_error=error)
+                return None if too_big(example) else example
+        return None
+
+
+def _candidates(points, location: tuple):
+    """The default instance, then each other option at each point, those near the element first."""
+    yield {}
+    def near(point) -> int:
+        where = point.where
+        if location[:len(where)] == where:
+            return 0 if len(where) == len(location) else 1  # the element itself, then its parents
+        return 2 if where[:len(location)] == location else 3
+    for point in sorted(points, key=near):
+        order = list(point.toward) + [i for i in range(point.count) if i not in point.toward]
+        for index in order:
+            if index != point.chosen:
+                yield {point.where: index}
+
+
+def _location(path: str) -> tuple:
+    """A finding's path as instance steps, up to the first keyword (`/maxLength`, `/oneOf[1]`)."""
+    start = next((i for i, ch in enumerate(path) if ch in ".[/"), len(path))
+    steps, at = [], start
+    while at < len(path) and path[at] != "/":
+        match = STEP.match(path, at)
+        if match is None:
+            break
+        if match["name"] or match["quoted"]:
+            steps.append(("prop", match["name"] or json.loads(match["quoted"])))
+        elif match["star"]:
+            steps.append(EXTRA)
+        elif match["index"]:
+            steps.append(("index", int(match["index"])))
+        else:
+            steps.append(ITEMS)
+        at = match.end()
+    keyword = path[at:].split("/")
+    if len(keyword) > 2 and keyword[1] in NAMES_A_PROPERTY:  # `/dependentRequired/card`
+        steps.append(("prop", keyword[2]))
+    return tuple(steps)
+
+
+def _viewer(parsed):
+    """Follow plain `$ref`s to what they stand for (External when it is another document)."""
+    def view(node):
+        try:
+            return parsed.refs.resolve(node)
+        except Exception:  # noqa: BLE001 - a reference problem: nothing to generate from
+            return External("")
+    return view
+
+
+def _validator(parsed, *, formats: bool):
+    """The draft's validator over the whole document, with ECMA-262 `pattern` matching, and
+    asserting `format` when the options say validators do (else it is an annotation)."""
+    import jsonschema
+    cls = drafts.validator_class(parsed.draft)
+    ecma = jsonschema.validators.extend(cls, {"pattern": _pattern, "patternProperties": _pattern_properties})
+    return ecma(parsed.root, format_checker=cls.FORMAT_CHECKER if formats else None)
+
+
+def _valid(validator, node, value) -> bool:
+    try:
+        return validator.evolve(schema=node).is_valid(value)
+    except Exception:  # noqa: BLE001 - an unresolvable reference or an odd keyword value
+        return False
+
+
+def _first_error(validator, instance) -> str | None:
+    from jsonschema.exceptions import best_match
+    try:
+        error = best_match(validator.iter_errors(instance))
+    except Exception:  # noqa: BLE001 - the reader cannot even be evaluated: not an example
+        return None
+    if error is None:
+        return None
+    return short(AT.format(message=error.message, where=instance_path(error.absolute_path)))
+
+
+def _regex(pattern: str):
+    import regress
+    return regress.Regex(pattern)
+
+
+def _pattern(validator, pattern, instance, schema):
+    from jsonschema.exceptions import ValidationError
+    if validator.is_type(instance, "string") and _regex(pattern).find(instance) is None:
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _pattern_properties(validator, patterns, instance, schema):
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        for key, value in instance.items():
+            if _regex(pattern).find(key) is not None:
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+__all__ = ["Finder"]

@@ -1,0 +1,27 @@
+"""An example as plain-text lines, for the CLI's text output."""
+from __future__ import annotations
+
+import json
+
+from ..model import Example, Outcome, Side
+
+WRITTEN = "example: written with {writer}, read with {reader}: {payload}"
+FAILS = "the reader fails: {error}"
+CHANGES = "the reader sees different values at: {paths}"
+NONE_FOUND = "example: none found within the search budget"
+MAX_PAYLOAD_CHARS = 2000  # a terminal line, not a file: the JSON output has the whole payload
+
+
+def lines(example: Example | None) -> list[str]:
+    if example is None:
+        return [NONE_FOUND]
+    reader = Side.NEW if example.written_with is Side.OLD else Side.OLD
+    payload = json.dumps(example.payload, ensure_ascii=False, sort_keys=False)
+    if len(payload) > MAX_PAYLOAD_CHARS:
+        payload = payload[:MAX_PAYLOAD_CHARS - 3] + "..."
+    out = [WRITTEN.format(writer=example.written_with.value, reader=reader.value, payload=payload)]
+    if example.outcome is Outcome.ERROR:
+        out.append("  " + FAILS.format(error=example.reader_error))
+    else:
+        out.append("  " + CHANGES.format(paths=", ".join(example.changed or ())))
+    return out

@@ -1,0 +1,370 @@
+"""Proof by example: every breaking error in the rule cases has a record that the runtime itself
+fails on or misreads, re-checked here without trusting the example's own outcome."""
+from __future__ import annotations
+
+import io
+import json
+from functools import lru_cache
+
+import fastavro
+import jsonschema
+import pytest
+from google.protobuf import descriptor_pb2, descriptor_pool, json_format, message_factory
+
+import rules
+from rules import examples
+from rules.examples import documented
+from rules.model import NOT_SEARCHED, Format, Mode, Outcome, Severity, Side, Source
+from rules.protobuf.parse import parse as parse_proto
+from tests.rules.casedata import discover
+
+# Rules whose error is not a read failure: no record can show it. Each says why.
+NOT_SHOWN = {
+    "PROTO_FIELD_DELETED_NOT_RESERVED": "arms a later reuse of the number; no reader breaks today",
+    "PROTO_ENUM_VALUE_DELETED_NOT_RESERVED": "arms a later reuse of the number or name",
+    "PROTO_RESERVED_DELETED": "re-opens numbers and names for reuse; decoding is unchanged",
+    "PROTO_PACKAGE_CHANGED": "type URLs, gRPC paths and generated code change, not encodings",
+    "PROTO_MESSAGE_DELETED": "no reader of the deleted type remains",
+    "PROTO_RPC_SIGNATURE_CHANGED": "a call-level break; message encodings have their own rules",
+    "AVRO_FIELD_ALIAS_AMBIGUOUS": "fastavro reads both fields right; Java rejects the schema pair",
+    "AVRO_DECIMAL_CHANGED": "fastavro and avro-python decode with the writer's scale; only Java "
+                            "readers (reader's scale) misread it",
+}
+# Cases whose finding no runtime bears out: adjudicated false alarms (or search gaps to fix).
+ADJUDICATED = {
+    "protobuf/PROTO_FIELD_JSON_TYPE_CHANGED/int32-to-int64":
+        "False alarm in backward mode: an int32 JSON number is valid int64 JSON (ProtoJSON "
+        "parsers take 64-bit integers as numbers or strings). The break is forward only: an "
+        "int64 beyond 2^31 is truncated by an int32 reader (test_forward_int64_example).",
+    "protobuf/PROTO_FIELD_TYPE_REFERENCE_CHANGED/message-type-swapped":
+        "Address and PostalAddress declare the same fields: every message decodes identically "
+        "in binary and JSON. The change breaks generated code and type identity, not reading.",
+}
+CASES = discover()
+
+
+def _breaking_errors(report: rules.Report):
+    for finding in report.findings:
+        breaks = (finding.breaks or frozenset()) & report.mode.directions
+        if finding.severity is Severity.ERROR and breaks:
+            yield finding
+
+
+@lru_cache(maxsize=None)
+def _run(case):
+    return case, _check(case, examples=True)
+
+
+def _check(case, *, examples: bool) -> rules.Report:
+    return case.run(examples=examples)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_every_breaking_error_has_a_verified_example(case):
+    _, report = _run(case)
+    plain = _check(case, examples=False)
+    assert report.compatible == plain.compatible  # examples never change a verdict
+    assert [f.to_json() | {"example": None} for f in plain.findings] == \
+           [f.to_json() | {"example": None} for f in report.findings]
+    for finding in _breaking_errors(report):
+        if finding.rule in NOT_SHOWN or case.id in ADJUDICATED:
+            assert finding.example is None, (finding.rule, "now has an example: update the lists")
+            continue
+        assert finding.example is not None, (finding.rule, finding.path, report.notes)
+        _recheck(case, finding, finding.example)
+
+
+def _recheck(case, finding, example):
+    """Against OLD, or (a transitive case) against the older version that shows the break."""
+    olds = [case.old, *(case.folder / name for name in case.args.get("against", []))]
+    failures = []
+    for old in olds:
+        try:
+            return RECHECK[case.fmt](case, finding, example, old)
+        except (AssertionError, pytest.fail.Exception) as failure:
+            failures.append(failure)
+    raise failures[0]
+
+
+def test_findings_that_break_nothing_get_no_search():
+    for case in CASES[::7]:
+        _, report = _run(case)
+        for finding in report.findings:
+            if finding not in list(_breaking_errors(report)):
+                assert finding.example is NOT_SEARCHED
+                assert "example" not in finding.to_json()
+
+
+def test_every_breaking_rule_is_shown_or_listed():
+    shown = set()
+    for case in CASES:
+        _, report = _run(case)
+        shown |= {f.rule for f in _breaking_errors(report) if f.example}
+    breaking = {spec.id for spec in rules.all_specs().values()
+                if spec.breaks and spec.severity is Severity.ERROR}
+    assert not shown & set(NOT_SHOWN)
+    assert set(NOT_SHOWN) <= breaking  # advisory rules are never searched: no need to list them
+    assert breaking - shown - set(NOT_SHOWN) == set(), "neither shown by a case nor listed"
+
+
+def test_the_list_here_is_the_engines_list():
+    assert set(NOT_SHOWN) == set(examples.NOT_A_READ_FAILURE)
+
+
+def test_missing_examples_are_counted_in_the_notes():
+    case = next(c for c in CASES if c.id in ADJUDICATED)
+    _, report = _run(case)
+    assert examples.examples_missing(report) == 1
+    assert any(n.startswith("examples_missing: 1 ") for n in report.notes), report.notes
+    assert not any("examples_missing" in n for n in _check(case, examples=False).notes)
+
+
+def test_a_search_out_of_budget_finds_nothing_and_says_so(monkeypatch):
+    monkeypatch.setattr(rules.limits, "EXAMPLE_CANDIDATES", 0)
+    case = next(c for c in CASES if c.id == "avro/AVRO_FIELD_ADDED_WITHOUT_DEFAULT/fires-with-suggestion")
+    report = _check(case, examples=True)
+    assert [f.example for f in report.findings] == [None]
+    assert examples.examples_missing(report) == 1
+
+
+def test_forward_int64_example():
+    old = 'syntax = "proto3";\npackage p;\nmessage S { int32 count = 1; }\n'
+    new = old.replace("int32", "int64")
+    report = rules.check(Source("s.proto", old), Source("s.proto", new), mode=Mode.FORWARD,
+                         examples=True)
+    (finding,) = report.findings
+    assert finding.example.written_with is Side.NEW
+    written = json_format.Parse(json.dumps(finding.example.payload), _proto_class(new, "p.S")())
+    read = _proto_class(old, "p.S").FromString(written.SerializeToString())
+    assert written.count > 2**31 and read.count != written.count  # int32 readers truncate
+
+
+# --- independent re-checks, one per runtime -------------------------------------------------
+
+def _sides(case, example, old):
+    writer, reader = (old, case.new) if example.written_with is Side.OLD else (case.new, old)
+    return writer.read_text(), reader.read_text()
+
+
+def _recheck_avro(case, finding, example, old):
+    writer_text, reader_text = _sides(case, example, old)
+    writer, reader = json.loads(writer_text), json.loads(reader_text)
+    (datum,) = list(fastavro.json_reader(io.StringIO(json.dumps(example.payload)), json.loads(writer_text)))
+    buffer = io.BytesIO()
+    fastavro.schemaless_writer(buffer, fastavro.parse_schema(writer), datum)
+    buffer.seek(0)
+    if example.outcome is Outcome.ERROR:
+        with pytest.raises(Exception):
+            fastavro.schemaless_reader(buffer, fastavro.parse_schema(writer), fastavro.parse_schema(reader))
+        return
+    read = fastavro.schemaless_reader(buffer, fastavro.parse_schema(writer), fastavro.parse_schema(reader))
+    assert example.changed and all(_at(read, p) != _at(datum, p) for p in example.changed)
+
+
+def _recheck_jsonschema(case, finding, example, old):
+    writer_text, reader_text = _sides(case, example, old)
+    writer, reader = json.loads(writer_text), json.loads(reader_text)
+    default = jsonschema.Draft7Validator
+
+    def validator(schema):
+        cls = jsonschema.validators.validator_for(schema, default=default)
+        formats = cls.FORMAT_CHECKER if case.args.get("format_assertion") else None
+        return cls(schema, format_checker=formats)
+    assert validator(writer).is_valid(example.payload)
+    errors = list(validator(reader).iter_errors(example.payload))
+    assert errors and example.outcome is Outcome.ERROR
+
+
+def _recheck_protobuf(case, finding, example, old):
+    writer_text, reader_text = _sides(case, example, old)
+    full, enum = _message_of(finding, writer_text, case)
+    writer_class = _proto_class(writer_text, full, case, enum)
+    reader_class = _proto_class(reader_text, full, case, enum)
+    written = json_format.Parse(json.dumps(example.payload), writer_class())
+    if example.outcome is Outcome.ERROR:
+        assert _fails(reader_class, written, example), example
+        return
+    read = reader_class.FromString(written.SerializeToString())
+    for path in example.changed:
+        key = path.removeprefix("$.").split(".")[0]
+        assert _proto_value(written, key) != _proto_value(read, key), (path, written, read)
+
+
+def _fails(reader_class, written, example) -> bool:
+    if (example.reader_error or "").startswith("JSON:"):
+        try:
+            json_format.Parse(json.dumps(example.payload), reader_class())
+        except json_format.ParseError:
+            return True
+        return False
+    try:
+        read = reader_class.FromString(written.SerializeToString())
+    except Exception:  # noqa: BLE001 - DecodeError
+        return True
+    return not read.IsInitialized()
+
+
+def _message_of(finding, writer_text, case) -> tuple[str, str | None]:
+    """The message the example is of: the finding's parent, or the message using its enum
+    (a one-field carrier when none does), and the enum's full name for a carrier."""
+    pool = _pool(writer_text, case)
+    package = pool.FindFileByName("schema.proto").package
+    prefix = f"{package}." if package else ""
+    parent = finding.path.rpartition(".")[0]
+    try:
+        return pool.FindMessageTypeByName(prefix + parent).full_name, None
+    except KeyError:
+        pass
+    for message in pool.FindFileByName("schema.proto").message_types_by_name.values():
+        if any(f.enum_type and f.enum_type.full_name == prefix + parent for f in message.fields):
+            return message.full_name, None
+    return "Carrier", prefix + parent
+
+
+def _carrier(pool, enum_full: str) -> str:
+    """A one-field message of the enum's type, as a consumer holding only the enum would have."""
+    proto = descriptor_pb2.FileDescriptorProto(name="carrier.proto", dependency=["schema.proto"],
+                                               syntax="proto3")
+    message = proto.message_type.add(name="Carrier")
+    message.field.add(name="value", number=1, type=descriptor_pb2.FieldDescriptorProto.TYPE_ENUM,
+                      type_name=f".{enum_full}", label=descriptor_pb2.FieldDescriptorProto.LABEL_OPTIONAL)
+    pool.Add(proto)
+    return "Carrier"
+
+
+@lru_cache(maxsize=None)
+def _pool_bytes(text: str, roots: tuple) -> bytes:
+    parsed = parse_proto(Source("schema.proto", text, proto_paths=roots))
+    parsed.schema(Side.NEW)
+    return parsed.descriptor_set
+
+
+_POOLS: dict = {}
+
+
+def _pool(text: str, case=None):
+    roots = tuple(str(case.folder / r) for r in case.args.get("proto_path", [])) if case else ()
+    key = (text, roots)
+    if key not in _POOLS:
+        pool = descriptor_pool.DescriptorPool()
+        for proto in descriptor_pb2.FileDescriptorSet.FromString(_pool_bytes(text, roots)).file:
+            pool.Add(proto)
+        _POOLS[key] = pool
+    return _POOLS[key]
+
+
+def _proto_class(text: str, full: str, case=None, enum: str | None = None):
+    pool = _pool(text, case)
+    if enum is not None:
+        try:
+            pool.FindMessageTypeByName("Carrier")
+        except KeyError:
+            _carrier(pool, enum)
+    return message_factory.GetMessageClass(pool.FindMessageTypeByName(full))
+
+
+def _proto_value(message, json_key: str):
+    field = next((f for f in message.DESCRIPTOR.fields if f.json_name == json_key), None)
+    if field is None:
+        return "<no such field>"
+    value = getattr(message, field.name)
+    if field.enum_type is not None and not field.is_repeated:
+        known = field.enum_type.values_by_number.get(value)
+        return known.name if known else value
+    if field.message_type is not None or field.is_repeated:
+        return json_format.MessageToDict(message).get(json_key)
+    return value
+
+
+def _at(value, path: str):
+    for step in path.removeprefix("$").replace("[", ".[").split("."):
+        if not step:
+            continue
+        value = value[int(step[1:-1])] if step.startswith("[") else value.get(step, "<missing>")
+    return value
+
+
+RECHECK = {Format.AVRO: _recheck_avro, Format.PROTOBUF: _recheck_protobuf,
+           Format.JSONSCHEMA: _recheck_jsonschema}
+
+
+@pytest.mark.parametrize("case_id, payload", [
+    ("avro/AVRO_FIELD_ADDED_WITHOUT_DEFAULT/fires-with-suggestion", {"id": 1, "userLevel": "x"}),
+    ("jsonschema/JSONSCHEMA_REQUIRED_PROPERTY_ADDED/single-line-array", {"id": "x", "userLevel": 1}),
+    ("protobuf/PROTO_FIELD_NUMBER_CHANGED/renumbered", {}),
+])
+def test_the_recheck_rejects_a_forged_example(case_id, payload):
+    """A record the reader handles fine, claimed to break: the runtime must not agree."""
+    case = next(c for c in CASES if c.id == case_id)
+    _, report = _run(case)
+    finding = next(_breaking_errors(report))
+    for outcome, changed in ((Outcome.ERROR, None), (Outcome.CHANGED, ("$.id",))):
+        forged = rules.Example(Side.NEW if case.fmt is Format.AVRO else Side.OLD, payload, outcome,
+                               reader_error="forged", changed=changed)
+        if case.fmt is Format.JSONSCHEMA and outcome is Outcome.CHANGED:
+            continue  # JSON Schema examples are only ever validation errors
+        with pytest.raises((AssertionError, pytest.fail.Exception)):
+            _recheck(case, finding, forged)
+
+
+@pytest.mark.parametrize("entry", documented.EXAMPLES, ids=lambda e: e[0])
+def test_the_documented_examples_are_what_the_engine_finds(entry):
+    _title, fmt, folder, _change, mode, wanted = entry
+    case = next(c for c in CASES if c.id == f"{fmt.value}/{folder}")
+    _, report = _run(case)
+    assert report.mode.value == mode
+    (finding,) = [f for f in report.findings if f.example]
+    assert finding.example.to_json() == wanted
+
+
+def test_the_cli_flag_prints_and_emits_examples(capsys):
+    from rules.cli import main
+    case = next(c for c in CASES if c.id == "avro/AVRO_FIELD_ADDED_WITHOUT_DEFAULT/fires-with-suggestion")
+    assert main(["check", str(case.old), str(case.new), "--json"]) == 1
+    assert "example" not in json.loads(capsys.readouterr().out)["findings"][0]  # off by default
+    assert main(["check", str(case.old), str(case.new), "--json", "--examples"]) == 1
+    (finding,) = json.loads(capsys.readouterr().out)["findings"]
+    assert finding["example"]["written_with"] == "old" and finding["example"]["outcome"] == "error"
+    assert main(["check", str(case.old), str(case.new), "--examples"]) == 1
+    text = capsys.readouterr().out
+    assert 'example: written with old, read with new: {"id": 1}' in text
+    assert "the reader fails: No default value for field userLevel" in text
+
+
+def test_findings_after_the_comparisons_deadline_are_not_searched_and_not_missing(monkeypatch):
+    monkeypatch.setattr(rules.limits, "EXAMPLE_SECONDS_PER_CHECK", 0.0)
+    case = next(c for c in CASES if c.id == "avro/AVRO_ENUM_SYMBOL_REMOVED/fires-no-fallback")
+    report = _check(case, examples=True)
+    assert [f.example for f in report.findings] == [None, None]
+    assert [n.split(":")[0] for n in report.notes if n.startswith("examples_")] == ["examples_not_searched"]
+
+
+def test_a_payload_over_the_size_limit_is_not_kept(monkeypatch):
+    monkeypatch.setattr(rules.limits, "EXAMPLE_PAYLOAD_CHARS", 5)
+    case = next(c for c in CASES if c.id == "jsonschema/JSONSCHEMA_CONSTRAINT_TIGHTENED/maxlength-lowered")
+    (finding,) = _check(case, examples=True).findings
+    assert finding.example is None
+
+
+def test_format_is_asserted_in_examples_only_when_the_options_say_so():
+    old = Source("old.json", '{"type": "object", "properties": {"when": {"type": "string"}}}')
+    new = Source("new.json", '{"type": "object", "properties": {"when": {"type": "string", "format": "date"}}}')
+    report = rules.check(old, new, options=rules.Options(format_assertion=True), examples=True)
+    (finding,) = report.findings
+    assert "is not a 'date'" in finding.example.reader_error
+    written = finding.example.payload["when"]
+    assert not jsonschema.Draft7Validator({"format": "date"}, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER).is_valid(written)
+
+
+def test_a_search_that_fails_leaves_the_verdict_and_no_example(monkeypatch):
+    from rules.examples import avro as avro_examples
+
+    def broken(*_args, **_kwargs):
+        raise ValueError("runtime refused")
+    case = next(c for c in CASES if c.id == "avro/AVRO_FIELD_ADDED_WITHOUT_DEFAULT/fires-with-suggestion")
+    monkeypatch.setattr(avro_examples.Finder, "find", broken)
+    (finding,) = _check(case, examples=True).findings
+    assert finding.example is None and finding.severity is Severity.ERROR
+    monkeypatch.setattr(avro_examples.Finder, "__init__", broken)
+    report = _check(case, examples=True)
+    assert [f.example for f in report.findings] == [None] and not report.compatible
