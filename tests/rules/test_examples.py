@@ -208,14 +208,14 @@ def _message_of(finding, writer_text, case) -> tuple[str, str | None]:
     """The message the example is of: the finding's parent, or the message using its enum
     (a one-field carrier when none does), and the enum's full name for a carrier."""
     pool = _pool(writer_text, case)
-    package = pool.FindFileByName("schema.proto").package
+    package = pool.FindFileByName(_MAIN[id(pool)]).package
     prefix = f"{package}." if package else ""
     parent = finding.path.rpartition(".")[0]
     try:
         return pool.FindMessageTypeByName(prefix + parent).full_name, None
     except KeyError:
         pass
-    for message in pool.FindFileByName("schema.proto").message_types_by_name.values():
+    for message in pool.FindFileByName(_MAIN[id(pool)]).message_types_by_name.values():
         if any(f.enum_type and f.enum_type.full_name == prefix + parent for f in message.fields):
             return message.full_name, None
     return "Carrier", prefix + parent
@@ -223,7 +223,7 @@ def _message_of(finding, writer_text, case) -> tuple[str, str | None]:
 
 def _carrier(pool, enum_full: str) -> str:
     """A one-field message of the enum's type, as a consumer holding only the enum would have."""
-    proto = descriptor_pb2.FileDescriptorProto(name="carrier.proto", dependency=["schema.proto"],
+    proto = descriptor_pb2.FileDescriptorProto(name="carrier.proto", dependency=[_MAIN[id(pool)]],
                                                syntax="proto3")
     message = proto.message_type.add(name="Carrier")
     message.field.add(name="value", number=1, type=descriptor_pb2.FieldDescriptorProto.TYPE_ENUM,
@@ -240,6 +240,9 @@ def _pool_bytes(text: str, roots: tuple) -> bytes:
 
 
 _POOLS: dict = {}
+# id(pool) -> the name protoc compiled the schema under (the sandbox picks it, not the test);
+# --include_imports lists dependencies first, so it is the set's last file.
+_MAIN: dict = {}
 
 
 def _pool(text: str, case=None):
@@ -247,9 +250,10 @@ def _pool(text: str, case=None):
     key = (text, roots)
     if key not in _POOLS:
         pool = descriptor_pool.DescriptorPool()
-        for proto in descriptor_pb2.FileDescriptorSet.FromString(_pool_bytes(text, roots)).file:
+        files = descriptor_pb2.FileDescriptorSet.FromString(_pool_bytes(text, roots)).file
+        for proto in files:
             pool.Add(proto)
-        _POOLS[key] = pool
+        _POOLS[key], _MAIN[id(pool)] = pool, files[-1].name
     return _POOLS[key]
 
 
