@@ -14,7 +14,6 @@ from urllib.parse import urlsplit
 DEFAULT_API_URL = "https://api.github.com"
 APP_ID, PRIVATE_KEY, KEY_PATH = "GITHUB_APP_ID", "GITHUB_PRIVATE_KEY", "GITHUB_PRIVATE_KEY_PATH"
 SECRET, API_URL, PORT = "GITHUB_WEBHOOK_SECRET", "GITHUB_API_URL", "PORT"
-CREDENTIALS = (APP_ID, PRIVATE_KEY, KEY_PATH, SECRET)
 
 STARTUP = "schema-review cannot start: {problem}"
 HEADLINE = ("schema-review cannot start: {count} settings are missing or malformed (values are never "
@@ -88,11 +87,6 @@ class Reading:
     @property
     def problems(self) -> list[str]:
         return [MISSING[key] for key in self.missing] + list(self.malformed)
-
-    @property
-    def unconfigured(self) -> bool:
-        """No App credential is set at all (a server that has not been registered as an App yet)."""
-        return len(self.missing) == len(MISSING) and not self.malformed
 
 
 def read(environ: Mapping[str, str]) -> Reading:

@@ -36,7 +36,7 @@ def test_complete_environment():
     assert (settings.app_id, settings.port, settings.api_url) == ("42", 9000, "https://api.github.com")
     assert settings.graphql_url == "https://api.github.com/graphql"
     assert SECRET_VALUE not in repr(settings) and KEY_LINES[1] not in repr(settings)
-    assert read(BASE).problems == [] and not read(BASE).unconfigured
+    assert read(BASE).problems == []
 
 
 @pytest.mark.parametrize("api, graphql", [
@@ -61,9 +61,10 @@ def test_missing_private_key_names_both_options():
     assert "GITHUB_PRIVATE_KEY or GITHUB_PRIVATE_KEY_PATH is missing" in problem
 
 
-def test_nothing_set_is_unconfigured_and_names_all_three_in_one_message():
+def test_nothing_set_names_all_three_in_one_message():
     reading = read({})
-    assert reading.unconfigured and reading.settings is None
+    assert reading.settings is None and reading.missing == ("GITHUB_APP_ID", "GITHUB_PRIVATE_KEY",
+                                                            "GITHUB_WEBHOOK_SECRET")
     with pytest.raises(SettingsError) as caught:
         Settings.from_environ({})
     message = str(caught.value)
@@ -112,7 +113,7 @@ def test_malformed_setting_is_named_without_its_value(key, value, expected):
     assert problem.startswith(expected), problem
     for secret in {value, *value.strip().splitlines()} - {""}:
         assert secret not in problem
-    assert not read({**BASE, key: value}).unconfigured
+    assert read({**BASE, key: value}).missing == ()
     if key == "GITHUB_API_URL":
         assert problem == BAD_URL
 
