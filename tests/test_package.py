@@ -128,3 +128,13 @@ def test_usage(installed, tmp_path):
     done = run(installed, ["schema-review"], tmp_path)
     assert done.returncode == 2 and "usage: schema-review {check,docs,review}" in done.stderr
     assert run(installed, ["schema-review", "--help"], tmp_path).returncode == 0
+
+
+def test_pyproject_pins_are_requirements_txt_split_into_core_and_app():
+    import tomllib
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    core, app = set(project["dependencies"]), set(project["optional-dependencies"]["app"])
+    lock = {line.split("#")[0].strip() for line in (REPO / "requirements.txt").read_text().splitlines()} - {""}
+    assert core | app == lock and not core & app
+    assert {pin.split("==")[0].lower() for pin in core}.isdisjoint(
+        {"flask", "gunicorn", "pygithub", "huey", "redis", "cryptography"})
