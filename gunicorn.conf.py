@@ -1,6 +1,7 @@
 """gunicorn settings for `gunicorn app:app`: bind $PORT; the embedded queue's workers per process."""
 import os
 import shutil
+import sys
 import tempfile
 
 from bot.envfile import load_env_file
@@ -14,10 +15,18 @@ _OWN_METRICS_DIR = not os.environ.get("PROMETHEUS_MULTIPROC_DIR")
 if _OWN_METRICS_DIR:
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="schema-review-metrics-")
 
+
+def _count(key: str, default: str) -> int:
+    raw = os.environ.get(key, "").strip() or default
+    if not (raw.isascii() and raw.isdigit() and int(raw) > 0):
+        sys.exit(f"schema-review cannot start: {key} must be a whole number above 0")  # no traceback
+    return int(raw)
+
+
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
-workers = int(os.environ.get("WEB_CONCURRENCY", "1"))
+workers = _count("WEB_CONCURRENCY", "1")  # gunicorn itself also reads it, and fails on a non-number
 worker_class = "gthread"
-threads = int(os.environ.get("WEB_THREADS", "8"))
+threads = _count("WEB_THREADS", "8")
 timeout = 60
 # Finish running reviews before a worker exits; what does not finish is resumed after restart.
 graceful_timeout = 30

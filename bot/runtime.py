@@ -24,7 +24,8 @@ import os
 from dataclasses import dataclass
 from typing import Mapping
 
-from .settings import SettingsError
+from .settings import Settings, SettingsError
+from .settings import read as read_settings
 
 DEFAULT_QUEUE_PATH = os.path.join("var", "queue.db")
 NOT_A_NUMBER = "{key} must be a number"
@@ -56,34 +57,54 @@ class Runtime:
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> "Runtime":
+        """Raises SettingsError naming every malformed variable at once."""
         env = os.environ if environ is None else environ
-        number = lambda key, default, kind=float: _number(env, key, default, kind)  # noqa: E731
+        problems: list[str] = []
+        number = lambda key, default, kind=float: _number(env, key, default, kind, problems)  # noqa: E731
         port = env.get("METRICS_PORT", "").strip()
-        return cls(redis_url=env.get("REDIS_URL", "").strip() or None,
-                   queue_path=env.get("QUEUE_PATH", "").strip() or DEFAULT_QUEUE_PATH,
-                   workers=max(number("QUEUE_WORKERS", 4, int), 1),
-                   job_retries=number("SCHEMA_REVIEW_JOB_RETRIES", 3, int),
-                   job_retry_delay=number("SCHEMA_REVIEW_JOB_RETRY_DELAY", 10.0),
-                   request_retries=number("SCHEMA_REVIEW_RETRIES", 5, int),
-                   retry_backoff=number("SCHEMA_REVIEW_RETRY_BACKOFF", 1.0),
-                   max_rate_wait=number("SCHEMA_REVIEW_MAX_RATE_WAIT", 90.0),
-                   token_margin=number("SCHEMA_REVIEW_TOKEN_MARGIN", 300.0),
-                   recovery_interval=number("SCHEMA_REVIEW_RECOVERY_INTERVAL", 600.0),
-                   heartbeat=max(number("SCHEMA_REVIEW_HEARTBEAT", 5.0), 0.1),
-                   metrics_port=_number(env, "METRICS_PORT", 0, int) if port else None,
-                   file_budget=max(number("SCHEMA_REVIEW_FILE_BUDGET", 20.0), 0.1),
-                   job_interruptions=max(number("SCHEMA_REVIEW_JOB_INTERRUPTIONS", 2, int), 1),
-                   recheck_interval=number("SCHEMA_REVIEW_RECHECK_INTERVAL", 60.0))
+        runtime = cls(redis_url=env.get("REDIS_URL", "").strip() or None,
+                      queue_path=env.get("QUEUE_PATH", "").strip() or DEFAULT_QUEUE_PATH,
+                      workers=max(number("QUEUE_WORKERS", 4, int), 1),
+                      job_retries=number("SCHEMA_REVIEW_JOB_RETRIES", 3, int),
+                      job_retry_delay=number("SCHEMA_REVIEW_JOB_RETRY_DELAY", 10.0),
+                      request_retries=number("SCHEMA_REVIEW_RETRIES", 5, int),
+                      retry_backoff=number("SCHEMA_REVIEW_RETRY_BACKOFF", 1.0),
+                      max_rate_wait=number("SCHEMA_REVIEW_MAX_RATE_WAIT", 90.0),
+                      token_margin=number("SCHEMA_REVIEW_TOKEN_MARGIN", 300.0),
+                      recovery_interval=number("SCHEMA_REVIEW_RECOVERY_INTERVAL", 600.0),
+                      heartbeat=max(number("SCHEMA_REVIEW_HEARTBEAT", 5.0), 0.1),
+                      metrics_port=number("METRICS_PORT", 0, int) if port else None,
+                      file_budget=max(number("SCHEMA_REVIEW_FILE_BUDGET", 20.0), 0.1),
+                      job_interruptions=max(number("SCHEMA_REVIEW_JOB_INTERRUPTIONS", 2, int), 1),
+                      recheck_interval=number("SCHEMA_REVIEW_RECHECK_INTERVAL", 60.0))
+        if problems:
+            raise SettingsError(problems)
+        return runtime
 
 
-def _number(env: Mapping[str, str], key: str, default, kind):
+def read_environment(environ: Mapping[str, str] | None = None) -> tuple[Settings, Runtime]:
+    """The App's settings and the queue's, or one SettingsError naming every problem in both."""
+    env = os.environ if environ is None else environ
+    reading, problems = read_settings(env), []
+    try:
+        runtime = Runtime.from_environ(env)
+    except SettingsError as error:
+        problems = error.problems
+    if reading.problems or problems:
+        raise SettingsError(reading.problems + problems)
+    return reading.settings, runtime
+
+
+def _number(env: Mapping[str, str], key: str, default, kind, problems: list[str]):
     raw = env.get(key, "").strip()
     if not raw:
         return default
     try:
         value = kind(raw)
     except ValueError:
-        raise SettingsError(NOT_A_NUMBER.format(key=key)) from None
+        problems.append(NOT_A_NUMBER.format(key=key))
+        return default
     if value < 0:
-        raise SettingsError(NEGATIVE.format(key=key))
+        problems.append(NEGATIVE.format(key=key))
+        return default
     return value

@@ -15,7 +15,7 @@ from .logs import configure_logging
 from .metrics import QUEUE_DEPTH
 from .registration import pages, status
 from .registration.manifest import SetupSettings, unregistered
-from .runtime import Runtime
+from .runtime import Runtime, read_environment
 from .settings import Settings
 from .webhook import MAX_BODY_BYTES, blueprint
 
@@ -34,6 +34,8 @@ def create_app(settings: Settings | None = None, *, environ: Mapping[str, str] |
         load_env_file()  # the registration page's .env, under whatever the environment sets
     if settings is None and unregistered(os.environ if environ is None else environ):
         return create_registration_app(environ)
+    if settings is None and dispatcher is None and runtime is None:
+        settings, runtime = read_environment(environ)  # SettingsError names every problem at once
     settings = settings or Settings.from_environ(environ)
     configure_logging()
     app = Flask("schema_review")

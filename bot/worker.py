@@ -9,8 +9,8 @@ from wsgiref.simple_server import WSGIRequestHandler, make_server
 from .envfile import load_env_file
 from .logs import configure_logging
 from .metrics import CONTENT_TYPE, QUEUE_DEPTH, render
-from .runtime import Runtime
-from .settings import Settings, SettingsError
+from .runtime import read_environment
+from .settings import SettingsError
 
 log = logging.getLogger("schema_review.worker")
 
@@ -35,7 +35,7 @@ def main() -> int:
     configure_logging()
     load_env_file()
     try:
-        settings, runtime = Settings.from_environ(), Runtime.from_environ()
+        settings, runtime = read_environment()
     except SettingsError as error:
         print(error, file=sys.stderr)
         return 2

@@ -46,7 +46,8 @@ def _parser(prog: str = "python -m rules") -> argparse.ArgumentParser:
                      help="show, for each breaking error, a record the other version cannot read")
     docs = commands.add_parser("docs", help="render the rules reference")
     # No default here: main fills in docs/rules.md, so `check` never imports the renderer.
-    docs.add_argument("--output", help="file to write, - for stdout")
+    docs.add_argument("--output", help="file to write, - for stdout (default: docs/rules.md in a "
+                                       "source checkout, else stdout)")
     return parser
 
 
@@ -136,7 +137,9 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "python -m rules") ->
     if args.command == "docs":
         from .docs import DOCS_PATH, render  # only this command needs the renderer
 
-        output = str(DOCS_PATH) if args.output is None else args.output
+        # In a source checkout the default is docs/rules.md; an installed package prints instead.
+        in_checkout = (DOCS_PATH.parent.parent / "pyproject.toml").is_file()
+        output = args.output if args.output is not None else str(DOCS_PATH) if in_checkout else "-"
         text = render()
         if output == "-":
             sys.stdout.write(text)

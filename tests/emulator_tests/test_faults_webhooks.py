@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from tests.github_emulator.spec import SHARED_GITHUB
+from tests.shared import shared_path
 
 from .conftest import client_for
 
@@ -84,7 +84,7 @@ def test_deliveries_are_signed_and_listed(github, scenario, receiver):
 
 
 def webhook_validator(key: str) -> Draft202012Validator:
-    spec = json.loads((SHARED_GITHUB / "webhooks.bot-subset.json").read_text())
+    spec = json.loads(shared_path("github", "webhooks.bot-subset.json").read_text())
     registry = Registry().with_resource("urn:wh", Resource.from_contents(spec, default_specification=DRAFT202012))
     ref = spec["webhooks"][key]["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"]
     return Draft202012Validator({"$ref": "urn:wh" + ref}, registry=registry)

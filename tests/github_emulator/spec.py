@@ -11,12 +11,12 @@ from typing import Any
 from openapi_core import OpenAPI
 from openapi_core.testing import MockRequest, MockResponse
 
-SHARED_GITHUB = Path(__file__).resolve().parents[2] / ".." / "shared" / "github"
+from tests.shared import SHARED, shared_path
+
+SHARED_GITHUB = SHARED / "github"
 SPEC_FILE = "api.github.com.bot-subset.json"
 # openapi-core matches full URLs against `servers`; every request is checked as if sent there.
 CANONICAL_HOST = "https://api.github.com"
-MISSING_SHARED = ("GitHub's OpenAPI subset is missing at {path}: the emulator validates every "
-                  "request against it (expected <repo>/../shared/github/, see its README.md)")
 
 # Operations the bot uses that the shared subset lacks; written from GitHub's REST reference
 # until tools/extract_openapi_subset.py adds them (then this entry is skipped automatically).
@@ -68,10 +68,9 @@ class Checked:
 class Spec:
     """The OpenAPI subset plus EXTRA_PATHS, loaded once per process."""
 
-    def __init__(self, root: Path = SHARED_GITHUB):
-        path = root / SPEC_FILE
-        if not path.is_file():
-            raise FileNotFoundError(MISSING_SHARED.format(path=path.resolve()))
+    def __init__(self, root: Path | None = None):
+        # The emulator validates every request against it: without ../shared it cannot run.
+        path = root / SPEC_FILE if root is not None else shared_path("github", SPEC_FILE)
         self.doc = json.loads(path.read_text())
         for template, ops in EXTRA_PATHS.items():
             self.doc["paths"].setdefault(template, copy.deepcopy(ops))

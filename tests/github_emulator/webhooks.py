@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 import requests
 
+from tests.shared import shared_path
+
 from . import shapes, shapes_pulls
 from .records import CheckRun, Delivery, IssueComment
 from .repos import PullRequest, Repo
@@ -24,16 +26,12 @@ if TYPE_CHECKING:
 
 EXAMPLES = SHARED_GITHUB / "webhook-examples"
 USER_AGENT = "GitHub-Hookshot/emulator"
-MISSING_EXAMPLE = "official webhook example {name} is missing from {folder}"
 PULL_EXAMPLES = {"edited": "pull_request.edited.base_changed.derived.json"}
 
 
 @lru_cache(maxsize=None)
 def _example_text(name: str) -> str:
-    path = EXAMPLES / name
-    if not path.is_file():
-        raise FileNotFoundError(MISSING_EXAMPLE.format(name=name, folder=EXAMPLES.resolve()))
-    return path.read_text()
+    return shared_path("github", "webhook-examples", name).read_text()
 
 
 def example(name: str) -> dict:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 import time
 
 from tests.github_emulator import GitHubEmulator
@@ -9,6 +10,8 @@ from tests.github_emulator import GitHubEmulator
 from .server import SECRET
 
 _names = itertools.count()
+# Deadlines, not expectations: generous, since a loaded 2-core machine may run a review for long.
+DEADLINE = 120.0
 
 AVRO_BASE = """{
   "type": "record",
@@ -42,7 +45,7 @@ def runs(github: GitHubEmulator, repo, sha: str) -> list:
     return [r for r in github.check_runs(repo.owner, repo.name, sha) if r.name == "schema-review"]
 
 
-def wait_for(predicate, *, timeout: float = 30.0, what: str = "condition"):
+def wait_for(predicate, *, timeout: float = DEADLINE, what: str = "condition"):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()
@@ -52,14 +55,22 @@ def wait_for(predicate, *, timeout: float = 30.0, what: str = "condition"):
     raise AssertionError(f"timed out after {timeout}s waiting for {what}")
 
 
-def completed_run(github: GitHubEmulator, repo, sha: str, *, timeout: float = 30.0):
+def completed_run(github: GitHubEmulator, repo, sha: str, *, timeout: float = DEADLINE):
     found = wait_for(lambda: [r for r in runs(github, repo, sha) if r.status == "completed"],
                      timeout=timeout, what=f"a completed check on {sha[:7]}")
     return found[0]
 
 
-def settle(github: GitHubEmulator, *, quiet: float = 0.5, timeout: float = 30.0) -> None:
+def quiet_seconds() -> float:
+    """How long the App must stay silent to count as done: 0.5 s on an idle machine, longer (up to
+    5 s) when the run queue is longer than the cores, as a delivery may wait that long for a CPU."""
+    load = os.getloadavg()[0] / (os.cpu_count() or 1)
+    return min(max(0.5, 0.5 * load), 5.0)
+
+
+def settle(github: GitHubEmulator, *, quiet: float | None = None, timeout: float = DEADLINE) -> None:
     """Wait until the App stops calling GitHub (the review is posted after the check completes)."""
+    quiet = quiet_seconds() if quiet is None else quiet
     deadline = time.monotonic() + timeout
     seen, since = len(github.calls), time.monotonic()
     while time.monotonic() < deadline:

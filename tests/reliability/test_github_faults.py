@@ -93,7 +93,7 @@ def test_a_job_that_finally_fails_leaves_a_neutral_check_saying_why(github, app_
     deliver(github, app_url, github.pull_request_event("opened", pull))
     run = wait_for(lambda: [r for r in runs(github, repo, pull.head_sha)
                             if r.status == "completed" and "could not finish" in r.output.get("title", "")],
-                   timeout=30, what="the neutral check")[0]
+                   what="the neutral check")[0]
     github.clear_faults()
     settle(github)
     (run,) = runs(github, repo, pull.head_sha)

@@ -7,16 +7,14 @@ and compatible for Confluent, so they agree on the verdict. Every case either ma
 verdict and has a finding for each incompatible change Confluent lists, or is in DEVIATIONS.
 """
 import json
-from pathlib import Path
 
 import pytest
 
 from rules.model import Mode, Severity
 from tests.rules.protobuf.support import WIRE, check, source
+from tests.shared import module_data
 
-DATA = Path(__file__).resolve().parents[3] / ".." / "shared" / "conformance" / "protobuf-confluent"
-if not DATA.is_dir():  # fail loudly: a missing reference folder must not look like a pass
-    raise RuntimeError(f"Confluent conformance data not found at {DATA.resolve()}")
+DATA = module_data("conformance", "protobuf-confluent")
 FILES = ("diff-schema-examples.json", "diff-schema-examples-with-meta.json")
 
 # Confluent's incompatible Difference types and the rules that report the same change.
