@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import re
 
+from bot.render import example
+
 FENCE_OPEN = re.compile(r"^ {0,3}(`{3,})[^`]*$")
 TICKS = re.compile(r"`+")
 MARKER = re.compile(r"<!-- schema-review")
@@ -58,7 +60,9 @@ def problems(body: str, *, markers_at_end: int = 0) -> list[str]:
     """Everything an injected schema string achieved in `body` (empty: nothing)."""
     found = []
     outside = prose(body)
-    if HTML_TAG.search(outside.replace("<!-- schema-review", "")):
+    # The App's own tags (the collapsed "Example that breaks") are the only HTML it writes.
+    own = outside.replace(example.SUMMARY, "").replace(example.END, "")
+    if HTML_TAG.search(own.replace("<!-- schema-review", "")):
         found.append("raw HTML outside code")
     if MENTION.search(outside):
         found.append("a mention outside code")
