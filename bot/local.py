@@ -1,6 +1,7 @@
 """Review a local git repository's change exactly as the App reviews a pull request."""
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -37,13 +38,23 @@ def git(repo: Path, *args: str) -> bytes:
     """Run git in `repo`; its stdout as bytes, or LocalError with git's own first line."""
     command = ["git", "-C", str(repo), "-c", "core.quotepath=off", *args]
     try:
-        done = subprocess.run(command, capture_output=True, check=False)
+        done = subprocess.run(command, capture_output=True, check=False, env=_git_environment())
     except FileNotFoundError:
         raise LocalError(GIT_MISSING) from None
     if done.returncode != 0:
         message = (done.stderr.decode("utf-8", "replace").strip().splitlines() or ["?"])[0]
         raise LocalError(GIT_FAILED.format(command=args[0], message=message))
     return done.stdout
+
+
+def _git_environment() -> dict[str, str]:
+    """What git needs and nothing else: the App's or a CI job's secrets stay out of the child
+    (a repository's hooks or config could otherwise see them); HOME keeps the user's git config."""
+    keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR",
+            # set by git itself for hooks (pre-commit): where the index and repository are
+            "GIT_INDEX_FILE", "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR")
+    env = {key: os.environ[key] for key in keep if key in os.environ}
+    return {**env, "GIT_TERMINAL_PROMPT": "0"}
 
 
 def review_repo(repo: Path, base: str, head: str, *, config_file: Path | None = None,
