@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
 import resource
 import sys
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from .engine import check
 from .limits import FILE_BUDGET_SECONDS
@@ -97,15 +98,23 @@ def _budget() -> float:
         return FILE_BUDGET_SECONDS
 
 
-def _cap_cpu(seconds: float) -> None:
+@contextlib.contextmanager
+def _cpu_capped(seconds: float) -> Iterator[None]:
     """The CLI checks in its own process (one command, one user) but never hangs: past its CPU
     budget the kernel ends it (SIGXCPU, exit status 152). A regex that backtracks for minutes
-    runs in C and would not notice a Python-level timeout."""
+    runs in C and would not notice a Python-level timeout. The soft limit is restored after, so
+    a caller that runs `main()` in-process (a test, a script) keeps no lasting limit."""
     soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
     used = resource.getrusage(resource.RUSAGE_SELF)
     limit = math.ceil(used.ru_utime + used.ru_stime + seconds)
-    if soft == resource.RLIM_INFINITY or soft > limit:
+    capped = soft == resource.RLIM_INFINITY or soft > limit
+    if capped:
         resource.setrlimit(resource.RLIMIT_CPU, (limit, hard))
+    try:
+        yield
+    finally:
+        if capped:
+            resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -114,12 +123,12 @@ def _check(args: argparse.Namespace) -> int:
     try:
         old, new = read(args.old, proto_paths=proto_paths), read(args.new, proto_paths=proto_paths)
         against = [read(path, proto_paths=proto_paths) for path in args.against]
-        _cap_cpu(seconds)
-        report = check(old, new, format=Format(args.format) if args.format else None,
-                       mode=Mode(args.mode), against=against,
-                       options=Options(policy=Policy(args.policy),
-                                       format_assertion=args.format_assertion),
-                       examples=args.examples)
+        with _cpu_capped(seconds):
+            report = check(old, new, format=Format(args.format) if args.format else None,
+                           mode=Mode(args.mode), against=against,
+                           options=Options(policy=Policy(args.policy),
+                                           format_assertion=args.format_assertion),
+                           examples=args.examples)
     except SchemaError as error:
         print(f"error: {error}", file=sys.stderr)
         if args.output == Output.GITHUB.value:  # also as an annotation on the file and line

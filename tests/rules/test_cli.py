@@ -78,3 +78,16 @@ def test_text_output_names_file_line_and_rule(files):
     assert result.returncode == 1
     assert "new.avsc:2:" in result.stdout and "error" in result.stdout
     assert "incompatible (backward)" in result.stdout.splitlines()[-1]
+
+
+def test_main_run_in_process_leaves_no_cpu_limit_behind(files):
+    """The CLI caps its own CPU while it checks; a caller running `main()` in-process (a test
+    worker, a script checking many pairs) must get its own limit back, or the kernel ends it
+    later with SIGXCPU in the middle of unrelated work."""
+    import resource
+
+    from rules.cli import main
+
+    before = resource.getrlimit(resource.RLIMIT_CPU)
+    assert main(["check", files("old.avsc", AVRO_OLD), files("new.avsc", AVRO_OPTIONAL)]) == 0
+    assert resource.getrlimit(resource.RLIMIT_CPU) == before
