@@ -49,10 +49,11 @@ class LazyHistory(Sequence):
         return iter(self._load())
 
 
-def collect(repo: RepoClient, pull, config: Config, *, base_sha: str, head_sha: str,
-            base_ref: str) -> list[FileChange]:
-    """Every changed file the config classifies as a schema, with its texts fetched in bulk."""
-    files = [f for f in repo.changed_files(pull)
+def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: str,
+            head_sha: str) -> list[FileChange]:
+    """Every listed changed file the config classifies as a schema, with its texts fetched in
+    bulk. History is read from the base commit itself, never a branch name a tag could shadow."""
+    files = [f for f in listing
              if config.classify(f.filename) or (f.previous_filename and config.classify(f.previous_filename))]
     wanted = []
     for f in files:
@@ -71,7 +72,7 @@ def collect(repo: RepoClient, pull, config: Config, *, base_sha: str, head_sha: 
             head_text=_text(blobs.get((head_sha, f.filename))),
             base_imports=imports.get((base_sha, base_path), {}),
             head_imports=imports.get((head_sha, f.filename), {}),
-            history=LazyHistory(lambda path=base_path: _history(repo, path, base_ref, config)),
+            history=LazyHistory(lambda path=base_path: _history(repo, path, base_sha, config)),
             problem=_problem(base=blobs.get((base_sha, base_path)), head=blobs.get((head_sha, f.filename)))))
     return changes
 

@@ -17,7 +17,7 @@
 | `protobuf.import_roots` | `[]` | directories, relative to the repository root, imports resolve from |
 | `rules` | `{}` | `RULE_ID: error, warning, info or off` |
 | `deprecation_window_days` | `14` | days a field must stay deprecated before it may be deleted |
-| `max_files` | `300` | schema files reviewed per pull request; the rest are listed as not reviewed |
+| `max_files` | `300` | schema files reviewed per pull request; the rest are not reviewed, which fails the check |
 | `override.min_permission` | `write` | permission needed for `/schema-override`: read, triage, write, maintain, admin |
 | `override.allow_users` / `allow_teams` | `[]` | users and `org/team` slugs allowed whatever their permission |
 | `override.allow_author` | `false` | whether the pull request's author may override their own change |
@@ -52,8 +52,11 @@ PROTO_CATEGORIES = ("WIRE", "WIRE_JSON")
 SCHEMA_INVALID = "SCHEMA_INVALID"
 SCHEMA_FILE_REMOVED = "SCHEMA_FILE_REMOVED"
 DEPRECATION_WINDOW = "SCHEMA_DEPRECATION_WINDOW"
-# Not configurable (the gate fails closed): a file whose review ran out of its time or memory.
+# Not configurable (the gate fails closed): a file whose review ran out of its time or memory,
+# and a schema file that was not reviewed at all (too many, too large, binary, unreadable base,
+# or beyond GitHub's file listing).
 SCHEMA_REVIEW_BUDGET = "SCHEMA_REVIEW_BUDGET"
+SCHEMA_NOT_REVIEWED = "SCHEMA_NOT_REVIEWED"
 BOT_RULES = frozenset({SCHEMA_INVALID, SCHEMA_FILE_REMOVED, DEPRECATION_WINDOW})
 
 DEFAULT_PATHS = MappingProxyType({

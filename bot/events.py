@@ -39,6 +39,9 @@ def classify(event: str, payload: dict) -> Decision:
         return Decision(Work.IGNORE, f"unknown requested action {identifier!r}")
     if event == "check_suite" and action == "rerequested":
         return Decision(Work.REVIEW, "check_suite.rerequested")
+    if event == "merge_group" and action == "checks_requested":
+        # With a merge queue, a required check must report on the group's commit too.
+        return Decision(Work.REVIEW, "merge_group.checks_requested")
     if event == "issue_comment":
         return _comment(payload)
     return Decision(Work.IGNORE, f"{event}.{action} is not handled")

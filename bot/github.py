@@ -18,14 +18,19 @@ from .backoff import GitHubBackoff
 from .jobs import checkpoint
 from .metrics import GITHUB_CALLS, RATE_REMAINING
 from .records import derive_key
+from .render.markdown import clip, clip_title
 from .settings import Settings
 from .tokens import InstallationToken
 
 log = logging.getLogger("schema_review.github")
 
 CHECK_NAME = "schema-review"
+FAILURE = "failure"
 # GitHub accepts at most 50 annotations per check-run request; more go in later PATCHes.
 ANNOTATIONS_PER_REQUEST = 50
+# A comparison lists this many changed files at most; a pull request's listing, PULL_FILES_LISTED.
+COMPARE_FILES_LISTED = 300
+PULL_FILES_LISTED = 3000
 # Aliased `object(expression:)` lookups per GraphQL query: one query serves a typical PR.
 BLOBS_PER_QUERY = 200
 BLOB_QUERY = """query($owner: String!, $name: String!, {declarations}) {{
@@ -35,6 +40,16 @@ BLOB_FIELDS = "... on Blob { text isTruncated isBinary byteSize oid }"
 MINIMIZE = """mutation($id: ID!) {
   minimizeComment(input: {subjectId: $id, classifier: OUTDATED}) { minimizedComment { isMinimized } }
 }"""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a completed check run said before this pass set it in progress again."""
+
+    conclusion: str
+    title: str
+    summary: str
+    text: str | None
 
 
 @dataclass(frozen=True)
@@ -164,6 +179,22 @@ class RepoClient:
         return self._repo.get_pull(number)
 
 
+    @_operation("pull_for_commit", reads=True)
+    def pull_for_commit(self, head_sha: str) -> int | None:
+        """The open pull request whose head is this commit. Check events from forks carry no
+        `pull_requests`; the open pull requests' heads are the authority then."""
+        for pull in self._repo.get_pulls(state="open", sort="updated", direction="desc"):
+            if pull.head.sha == head_sha:
+                return pull.number
+        return None
+
+    @_operation("compare_files", reads=True)
+    def compare_files(self, base_sha: str, head_sha: str) -> tuple[list, bool]:
+        """(files, whether that is all of them) between two commits, e.g. a merge group's:
+        GitHub's comparison lists the first COMPARE_FILES_LISTED files only."""
+        files = list(self._repo.compare(base_sha, head_sha).files)
+        return files, len(files) < COMPARE_FILES_LISTED
+
     @_operation("changed_files", reads=True)
     def changed_files(self, pull) -> list:
         """The pull request's files; PyGithub follows the Link headers page by page."""
@@ -230,22 +261,34 @@ class RepoClient:
                 return run
         return None
 
-    def start_check_run(self, head_sha: str):
-        """The head's schema-review run, created once and reused on every later pass."""
+    def start_check_run(self, head_sha: str) -> tuple[object, Verdict | None]:
+        """The head's schema-review run, created once and reused on every later pass, and the
+        verdict it carried before, so a pass that cannot finish never downgrades it.
+
+        A `failure` is left showing while the head is reviewed again (not set in progress): it
+        is the last real verdict, and a retry or a give-up later still finds it there.
+        """
         run = self.find_check_run(head_sha)
         if run is None:
-            return self._repo.create_check_run(name=CHECK_NAME, head_sha=head_sha, status="in_progress")
-        run.edit(status="in_progress")
-        return run
+            return self._repo.create_check_run(name=CHECK_NAME, head_sha=head_sha, status="in_progress"), None
+        before = None
+        if run.status == "completed" and run.conclusion:
+            output = run.output
+            before = Verdict(run.conclusion, getattr(output, "title", None) or "",
+                             getattr(output, "summary", None) or "", getattr(output, "text", None))
+        if before is None or before.conclusion != FAILURE:
+            run.edit(status="in_progress")
+        return run, before
 
     @_operation("complete_check_run")
     def complete_check_run(self, run, *, conclusion: str, title: str, summary: str,
                            text: str | None, annotations: list[dict], actions: list[dict] | None = None):
         batches = [annotations[i:i + ANNOTATIONS_PER_REQUEST]
                    for i in range(0, len(annotations), ANNOTATIONS_PER_REQUEST)] or [[]]
-        output = {"title": title, "summary": summary}
+        # A rejected update would leave the verdict unwritten: every body is fitted here.
+        output = {"title": clip_title(title), "summary": clip(summary)}
         if text:
-            output["text"] = text
+            output["text"] = clip(text)
         # Annotations accumulate across updates; the last request completes the run.
         for batch in batches[:-1]:
             run.edit(output={**output, "annotations": batch})
@@ -256,12 +299,13 @@ class RepoClient:
     # --- reviews and comments ------------------------------------------------------------------
     @_operation("create_review")
     def create_review(self, pull, *, head_sha: str, body: str, comments: list[dict]):
-        return pull.create_review(commit=self._repo.get_commit(head_sha), body=body, event="COMMENT",
+        comments = [{**c, "body": clip(c["body"])} for c in comments]
+        return pull.create_review(commit=self._repo.get_commit(head_sha), body=clip(body), event="COMMENT",
                                   comments=comments)
 
     @_operation("create_file_comment")
     def create_file_comment(self, pull, *, head_sha: str, path: str, body: str):
-        return pull.create_review_comment(body=body, commit=self._repo.get_commit(head_sha),
+        return pull.create_review_comment(body=clip(body), commit=self._repo.get_commit(head_sha),
                                           path=path, subject_type="file")
 
     # --- conversation and people (slash commands) ------------------------------------------
@@ -283,7 +327,7 @@ class RepoClient:
 
     @_operation("comment")
     def comment(self, number: int, body: str):
-        return self._repo.get_issue(number).create_comment(body)
+        return self._repo.get_issue(number).create_comment(clip(body))
 
     @_operation("react")
     def react(self, comment_id: int, content: str) -> None:

@@ -7,6 +7,7 @@ from github import GithubException
 
 from .fingerprint import found_in
 from .render.escape import code
+from .render.markdown import MAX_OUTPUT, clip
 from .render.model import FileComment, InlineComment
 from .review import ReviewResult, new_comments, stale_fingerprints
 
@@ -34,7 +35,8 @@ def publish_comments(repo, pull, result: ReviewResult, *, head_sha: str, bot_log
     for fingerprint in stale_fingerprints(result, active):
         comment = active[fingerprint]
         repo.minimize(comment.node_id)
-        comment.edit(comment.body + RESOLVED_NOTE.format(sha=head_sha[:7]))
+        note = RESOLVED_NOTE.format(sha=head_sha[:7])
+        comment.edit(clip(comment.body or "", limit=MAX_OUTPUT - len(note.encode("utf-8"))) + note)
 
 
 def _create_review(repo, pull, head_sha: str, inline: list[InlineComment]) -> None:

@@ -11,7 +11,8 @@ import rules
 from rules import Finding, SchemaError, Severity, Side, Source
 
 from . import deprecation
-from .config import SCHEMA_FILE_REMOVED, SCHEMA_INVALID, SCHEMA_REVIEW_BUDGET, Classification, Config
+from .config import (SCHEMA_FILE_REMOVED, SCHEMA_INVALID, SCHEMA_NOT_REVIEWED, SCHEMA_REVIEW_BUDGET,
+                     Classification, Config)
 from .diff_lines import parse_patch
 from .fingerprint import fingerprint
 from .render import check_run
@@ -26,6 +27,9 @@ BASE_UNUSABLE = "the base version cannot be read ({problem})"
 UNREADABLE = "the {side} version is unusable ({problem})"
 OVER_LIMIT = "over the limit of {limit} schema files per pull request (`max_files`)"
 OVER_BUDGET = "The file {problem}, so it is not known to be compatible."
+NOT_REVIEWED = "The file was not reviewed: {problem}. It is not known to be compatible."
+# GitHub lists at most 3,000 files of a pull request; the rest may hold schemas nobody checked.
+UNLISTED_PATH = "(files GitHub did not list)"
 OLDER_SKIPPED = ('Version {sha} of "{path}" could not be read and was left out of the transitive '
                  "check: {problem}")
 
@@ -87,8 +91,13 @@ class ReviewResult:
         return {file.path: file.findings for file in self.files}
 
 
-def review(changes: Iterable[FileChange], config: Config, *, now: datetime) -> ReviewResult:
-    """Check every changed schema file and render what the App posts about them."""
+def review(changes: Iterable[FileChange], config: Config, *, now: datetime,
+           unlisted: str | None = None) -> ReviewResult:
+    """Check every changed schema file and render what the App posts about them.
+
+    `unlisted` says why some changed files were never listed (GitHub's listing caps): they
+    were not reviewed, which fails the check like any unreviewed file.
+    """
     files: list[FileReview] = []
     for change in changes:
         classified = config.classify(change.path)
@@ -102,6 +111,9 @@ def review(changes: Iterable[FileChange], config: Config, *, now: datetime) -> R
             files.append(_file(change, classified, problem=OVER_LIMIT.format(limit=config.max_files)))
         else:
             files.append(_review_file(change, classified, config, now=now))
+    if unlisted:
+        files.append(FileReview(path=UNLISTED_PATH, format=None, mode=config.compatibility.mode,
+                                findings=(_not_reviewed(UNLISTED_PATH, unlisted),), problem=unlisted))
     comments, not_inline, fingerprints = _place(files)
     return ReviewResult(conclusion=_conclusion(files), title=check_run.title(files),
                         summary=check_run.summary(files, not_inline=not_inline),
@@ -124,9 +136,17 @@ def stale_fingerprints(result: ReviewResult, posted: Iterable[str]) -> set[str]:
 
 def _file(change: FileChange, classified: Classification, **values) -> FileReview:
     base_path = None if change.base_text is None else change.previous_path or change.path
+    if values.get("problem"):
+        values["findings"] = (_not_reviewed(change.path, values["problem"]),)
     return FileReview(path=change.path, format=classified.format, mode=classified.mode,
                       transitive=classified.transitive, base_path=base_path,
                       diff=parse_patch(change.patch), **values)
+
+
+def _not_reviewed(path: str, problem: str) -> Finding:
+    """A file left unchecked is never a pass: an error an override can still lift."""
+    return Finding(rule=SCHEMA_NOT_REVIEWED, severity=Severity.ERROR, line=1, path="",
+                   message=NOT_REVIEWED.format(problem=problem), file=path, breaks=frozenset())
 
 
 def _review_file(change: FileChange, classified: Classification, config: Config, *,
@@ -237,6 +257,8 @@ def _place(files: Sequence[FileReview]) -> tuple[list[Comment], list, list[str]]
             if value in fingerprints:
                 continue  # the same rule on the same element (old and new side): one comment
             fingerprints[value] = None
+            if not file.reviewed:
+                continue  # listed in the check run's files table: a comment each would be spam
             comment = place(finding, file=file, fingerprint=value)
             if comment is not None:
                 comments.append(comment)
@@ -246,8 +268,7 @@ def _place(files: Sequence[FileReview]) -> tuple[list[Comment], list, list[str]]
 
 
 def _conclusion(files: Sequence[FileReview]) -> Conclusion:
+    # An unreviewed file carries a SCHEMA_NOT_REVIEWED error, so it fails here too (fail closed).
     if any(f.severity is Severity.ERROR for file in files for f in file.findings):
         return Conclusion.FAILURE
-    if any(not file.reviewed for file in files):
-        return Conclusion.NEUTRAL  # something went unchecked: do not claim success
     return Conclusion.SUCCESS

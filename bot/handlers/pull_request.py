@@ -9,7 +9,8 @@ from ..collect import collect
 from ..config import CONFIG_PATH, Config, parse_config
 from ..configfile import ConfigError
 from ..extends import with_base
-from ..jobs import Job, is_final
+from ..github import PULL_FILES_LISTED, Verdict
+from ..jobs import Job, Superseded, is_final
 from ..overrides import active, records_in, verdict
 from ..permissions import decide, level
 from ..publish import publish_comments
@@ -25,8 +26,21 @@ CONFIG_INVALID = "Invalid configuration in {path}"
 NO_PULL = "No open pull request carries this commit"
 NO_PULL_SUMMARY = "schema-review compares a pull request's head with its base; this commit has none."
 COULD_NOT_FINISH = "schema-review could not finish: {reason}"
-COULD_NOT_FINISH_SUMMARY = ("The review stopped before it could judge this commit, so this check "
-                            "neither passes nor fails it. Re-run the check to try again.")
+COULD_NOT_FINISH_SUMMARY = ("The review stopped before it could judge this commit, so the gate "
+                            "fails closed: a commit that was not reviewed does not pass. Re-run "
+                            "the check, or comment `/schema-review recheck`, to try again.")
+SUPERSEDED = "Superseded by a newer push"
+SUPERSEDED_SUMMARY = ("A newer commit became the pull request's head before this one was reviewed; "
+                      "the `schema-review` check on that commit is the one that gates the merge.")
+STANDS = " (a later re-review could not finish"
+VERDICT_STANDS = "{title}" + STANDS + ": {reason})"
+STANDS_NOTE = "> A later re-review of this commit could not finish"
+VERDICT_STANDS_NOTE = STANDS_NOTE + (" ({reason}); the verdict below, from the last review that "
+                                     "did, stands.\n\n")
+UNLISTED_PULL = ("GitHub lists only the first {listed:,} of this pull request's {total:,} changed "
+                 "files; the other {missing:,} were not reviewed")
+UNLISTED_GROUP = ("GitHub lists only the first {listed:,} changed files of a comparison, and this "
+                  "merge group changes at least that many; the rest were not reviewed")
 # Buttons cannot carry a reason, so this one only explains the command (label <= 20 characters).
 OVERRIDE_ACTION = {"label": "Override…", "identifier": "override-help",
                    "description": "How to override, with a reason"}
@@ -55,31 +69,72 @@ def review_head(github, target: Target, *, now=utc_now, prepared: tuple | None =
     (a /schema-override command): the files are not fetched and checked a second time.
     """
     repo = github.repo(target.installation_id, target.repository)
-    run = repo.start_check_run(target.head_sha)
+    run, before = repo.start_check_run(target.head_sha)
     try:
         if prepared is not None:
             return _conclude(github, repo, run, target, *prepared)
-        return _review(github, repo, run, target, now=now)
+        return _review(github, repo, run, before, target, now=now)
     except Exception as error:
         if not is_final(error):
             raise  # the queue runs the job again; the check stays in progress meanwhile
-        # Never leave the check in progress: a required check that never completes blocks the merge.
-        repo.complete_check_run(run, conclusion=Conclusion.NEUTRAL.value,
-                                title=COULD_NOT_FINISH.format(reason=type(error).__name__)[:255],
-                                summary=COULD_NOT_FINISH_SUMMARY, text=None, annotations=[])
+        # Never leave the check in progress, and never let an error pass the gate.
+        if isinstance(error, Superseded) and not _failed(before):
+            # A newer push is the pull request's head now; this commit is no longer merged.
+            repo.complete_check_run(run, conclusion=Conclusion.NEUTRAL.value, title=SUPERSEDED,
+                                    summary=SUPERSEDED_SUMMARY, text=None, annotations=[])
+        else:
+            fail_closed(repo, run, before, reason=type(error).__name__)
         raise
 
 
+def _failed(before: Verdict | None) -> bool:
+    return before is not None and before.conclusion == Conclusion.FAILURE.value
+
+
+def fail_closed(repo, run, before: Verdict | None, *, reason: str) -> str:
+    """Complete a check whose review could not finish: the last real failure stands (an error
+    never downgrades it); otherwise `failure`, since what was not reviewed does not pass."""
+    if _failed(before):
+        # Restated, not stacked: a second failed re-run replaces the first one's note.
+        title = before.title.split(STANDS)[0]
+        summary = before.summary
+        if summary.startswith(STANDS_NOTE):
+            summary = summary.partition("\n\n")[2]
+        repo.complete_check_run(run, conclusion=before.conclusion,
+                                title=VERDICT_STANDS.format(title=title, reason=reason),
+                                summary=VERDICT_STANDS_NOTE.format(reason=reason) + summary,
+                                text=before.text, annotations=[])
+    else:
+        repo.complete_check_run(run, conclusion=Conclusion.FAILURE.value,
+                                title=COULD_NOT_FINISH.format(reason=reason),
+                                summary=COULD_NOT_FINISH_SUMMARY, text=None, annotations=[])
+    return Conclusion.FAILURE.value
+
+
 def load_config(repo, default_branch: str) -> Config:
-    """The default branch's config: a pull request must not relax its own gate. Raises ConfigError."""
-    return parse_config(repo.file_text(default_branch, CONFIG_PATH), extend=lambda root: with_base(
+    """The default branch's config: a pull request must not relax its own gate. Read by its
+    full ref: a tag named like the branch must not stand in for it. Raises ConfigError."""
+    return parse_config(repo.file_text(f"refs/heads/{default_branch}", CONFIG_PATH), extend=lambda root: with_base(
         root, owner=repo.owner, name=repo.name, path=CONFIG_PATH,
         read_base=lambda full_name: repo.shared_file_text(full_name, CONFIG_PATH)))
 
 
 def evaluate(repo, pull, config: Config, *, head_sha: str, now=utc_now) -> ReviewResult:
-    changes = collect(repo, pull, config, base_sha=pull.base.sha, head_sha=head_sha, base_ref=pull.base.ref)
-    return review(changes, config, now=now())
+    listing = repo.changed_files(pull)
+    unlisted = None
+    if len(listing) >= PULL_FILES_LISTED and pull.changed_files > len(listing):
+        unlisted = UNLISTED_PULL.format(listed=len(listing), total=pull.changed_files,
+                                        missing=pull.changed_files - len(listing))
+    changes = collect(repo, listing, config, base_sha=pull.base.sha, head_sha=head_sha)
+    return review(changes, config, now=now(), unlisted=unlisted)
+
+
+def evaluate_group(repo, config: Config, *, base_sha: str, head_sha: str, now=utc_now) -> ReviewResult:
+    """A merge queue's group commit against the group's base: what the queue would merge."""
+    listing, complete = repo.compare_files(base_sha, head_sha)
+    unlisted = None if complete else UNLISTED_GROUP.format(listed=len(listing))
+    changes = collect(repo, listing, config, base_sha=base_sha, head_sha=head_sha)
+    return review(changes, config, now=now(), unlisted=unlisted)
 
 
 def current_overrides(github, repo, pull, config: Config) -> list:
@@ -101,8 +156,14 @@ def current_overrides(github, repo, pull, config: Config) -> list:
     return active(records_in(bodies, key=github.record_key, scope=scope), still_allowed=still_allowed)
 
 
-def _review(github, repo, run, target: Target, *, now) -> str:
-    if target.pull_number is None:
+def _review(github, repo, run, before: Verdict | None, target: Target, *, now) -> str:
+    number = target.pull_number
+    if number is None and target.group_base is None:
+        # Check events from forks name no pull request: ask which open one has this head.
+        number = repo.pull_for_commit(target.head_sha)
+    if number is None and target.group_base is None:
+        if _failed(before):
+            return fail_closed(repo, run, before, reason=NO_PULL.lower())
         repo.complete_check_run(run, conclusion=Conclusion.NEUTRAL.value, title=NO_PULL,
                                 summary=NO_PULL_SUMMARY, text=None, annotations=[])
         return Conclusion.NEUTRAL.value
@@ -113,22 +174,31 @@ def _review(github, repo, run, target: Target, *, now) -> str:
                                 title=CONFIG_INVALID.format(path=CONFIG_PATH), summary=code(str(error)),
                                 text=None, annotations=[])
         return Conclusion.FAILURE.value
-    pull = repo.pull(target.pull_number)
+    if target.group_base is not None:
+        result = evaluate_group(repo, config, base_sha=target.group_base, head_sha=target.head_sha, now=now)
+        # The queued pull request's overrides carry over: its breaking changes are the group's.
+        pull = repo.pull(number) if number is not None else None
+        return _conclude(github, repo, run, target, pull, config, result)
+    pull = repo.pull(number)
     result = evaluate(repo, pull, config, head_sha=target.head_sha, now=now)
     return _conclude(github, repo, run, target, pull, config, result)
 
 
 def _conclude(github, repo, run, target: Target, pull, config: Config, result: ReviewResult) -> str:
-    """Apply the overrides, complete the check run, and post what is new."""
+    """Apply the overrides, complete the check run, and post what is new (on pull requests:
+    a merge group has no conversation to post in)."""
     conclusion, title, summary = result.conclusion, result.title, result.summary
-    if conclusion is Conclusion.FAILURE:  # only a failing verdict has anything to override
+    if conclusion is Conclusion.FAILURE and pull is not None:  # only a failure can be overridden
         overrides = current_overrides(github, repo, pull, config)
         conclusion, title, summary = verdict(result, overrides, conclusion=config.override.conclusion)
+    in_group = target.group_base is not None
     repo.complete_check_run(run, conclusion=conclusion.value, title=title, summary=summary,
                             text=result.text or None, annotations=list(result.annotations),
-                            actions=[OVERRIDE_ACTION] if conclusion is Conclusion.FAILURE else [])
-    publish_comments(repo, pull, result, head_sha=target.head_sha, bot_login=github.bot_login())
+                            actions=[OVERRIDE_ACTION] if conclusion is Conclusion.FAILURE and not in_group else [])
+    if not in_group:
+        publish_comments(repo, pull, result, head_sha=target.head_sha, bot_login=github.bot_login())
     return conclusion.value
 
 
-__all__ = ["handle_review", "review_head", "evaluate", "load_config", "current_overrides"]
+__all__ = ["handle_review", "review_head", "evaluate", "evaluate_group", "load_config",
+           "current_overrides", "fail_closed"]

@@ -1,7 +1,11 @@
 """Which installation, repository, pull request and head commit a review delivery is about."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+# GitHub names a merge group's branch gh-readonly-queue/<base>/pr-<number>-<sha>.
+QUEUED_PULL = re.compile(r"/pr-(\d+)-[0-9a-f]{40}$")
 
 
 @dataclass(frozen=True)
@@ -10,7 +14,9 @@ class Target:
     repository: str
     default_branch: str
     head_sha: str
-    pull_number: int | None  # None: a check re-run on a commit no open pull request carries
+    pull_number: int | None  # None: a check re-run whose payload names no pull request (forks)
+    # A merge queue's group: its head is reviewed against this base; pull_number is the queued PR.
+    group_base: str | None = None
 
 
 def review_target(event: str, payload: dict) -> Target | None:
@@ -19,9 +25,17 @@ def review_target(event: str, payload: dict) -> Target | None:
     repository = payload.get("repository") or {}
     if not installation or not repository.get("full_name"):
         return None
+    group_base = None
     if event == "pull_request":
         pull = payload.get("pull_request") or {}
         head, number = (pull.get("head") or {}).get("sha"), pull.get("number")
+    elif event == "merge_group":
+        group = payload.get("merge_group") or {}
+        head, group_base = group.get("head_sha"), group.get("base_sha")
+        queued = QUEUED_PULL.search(str(group.get("head_ref") or ""))
+        number = int(queued.group(1)) if queued else None
+        if not group_base:
+            return None
     else:
         # check_run / check_suite re-requests: the head commit and the pull requests it belongs to
         holder = payload.get(event) or {}
@@ -32,4 +46,4 @@ def review_target(event: str, payload: dict) -> Target | None:
         return None
     return Target(installation_id=int(installation), repository=repository["full_name"],
                   default_branch=repository.get("default_branch") or "main", head_sha=head,
-                  pull_number=number)
+                  pull_number=number, group_base=group_base)

@@ -16,6 +16,7 @@ NO_FILES = "No schema files changed"
 NOTHING_FOUND = "No breaking changes"
 TITLE = "{counts} in {files}"
 NOT_REVIEWED = "{count} not reviewed"
+ONLY_NOT_REVIEWED = "{count} of {files} not reviewed"
 NOUNS = {Severity.ERROR: ("breaking change", "breaking changes"),
          Severity.WARNING: ("warning", "warnings"), Severity.INFO: ("note", "notes")}
 LEAD = "Compared each schema file in this pull request with its version on the base branch."
@@ -28,6 +29,7 @@ NOTES = "### Notes"
 NO_FINDINGS = "no findings"
 NOT_REVIEWED_BECAUSE = "not reviewed: {problem}"
 REMOVED_FROM = "Removed from line {line} of the base version. "
+UNKNOWN_FORMAT = "—"
 FORMAT_NAMES = {Format.AVRO: "Avro", Format.PROTOBUF: "Protobuf", Format.JSONSCHEMA: "JSON Schema"}
 MAX_ANNOTATION_TITLE = 255
 MAX_ANNOTATION_TEXT = 64 * 1024
@@ -57,9 +59,11 @@ def title(files: Sequence[FileReview]) -> str:
     """`2 breaking changes, 1 warning in 3 schema files` (plus how many were not reviewed)."""
     if not files:
         return NO_FILES
-    found = counts([f for file in files for f in file.findings]) or NOTHING_FOUND
-    text = TITLE.format(counts=found, files=_plural(len(files), "schema file"))
+    found = counts([f for file in files if file.reviewed for f in file.findings])
     skipped = sum(not file.reviewed for file in files)
+    if skipped and not found:  # never "No breaking changes" on a check that fails closed
+        return ONLY_NOT_REVIEWED.format(count=skipped, files=_plural(len(files), "schema file"))
+    text = TITLE.format(counts=found or NOTHING_FOUND, files=_plural(len(files), "schema file"))
     return f"{text}; {NOT_REVIEWED.format(count=skipped)}" if skipped else text
 
 
@@ -67,7 +71,8 @@ def summary(files: Sequence[FileReview], *, not_inline: Sequence[tuple[FileRevie
             notes: Sequence[str] = ()) -> str:
     """Markdown for the check run's summary, within GitHub's size limit."""
     blocks = [LEAD]
-    rows = [_row(file, finding) for file in files for finding in file.findings]
+    # An unreviewed file's one finding says what the files table says: listed there only.
+    rows = [_row(file, finding) for file in files if file.reviewed for finding in file.findings]
     if rows:
         blocks += ["", FINDINGS_HEADER, *rows]
     if not_inline:
@@ -85,7 +90,7 @@ def text(files: Sequence[FileReview]) -> str:
     """Markdown for the check run's text: every finding explained, file by file."""
     blocks: list[str] = []
     for file in files:
-        if file.findings:
+        if file.findings and file.reviewed:
             blocks += [f"### {code(file.path)}", ""]
             blocks += [comments.body(finding, file=file) + "\n\n---\n" for finding in file.findings]
     return fit(blocks)
@@ -95,8 +100,8 @@ def annotations(files: Sequence[FileReview]) -> list[dict]:
     """Check-run annotations for every finding that has a line in the head version."""
     out = []
     for file in files:
-        if file.removed:
-            continue  # the head commit has no such file to annotate
+        if file.removed or file.format is None:
+            continue  # the head commit has no such file to annotate, or it was never listed
         for finding in file.findings:
             if not file.from_older_version(finding):
                 out.append(_annotation(file, finding))
@@ -147,7 +152,7 @@ def _file_row(file: FileReview) -> str:
         result = NOT_REVIEWED_BECAUSE.format(problem=file.problem)
     else:
         result = counts(file.findings) or NO_FINDINGS
-    return (f"| {cell(code(file.path))} | {FORMAT_NAMES[file.format]} | {mode} "
+    return (f"| {cell(code(file.path))} | {FORMAT_NAMES.get(file.format, UNKNOWN_FORMAT)} | {mode} "
             f"| {cell(prose(result))} |")
 
 

@@ -29,17 +29,17 @@ def place(finding: Finding, *, file: FileReview, fingerprint: str) -> Comment | 
     fix = finding.suggestion
     if fix and not file.removed and file.diff.spans(fix.line_start, fix.line_end):
         note = REMOVED_AT.format(line=finding.line) if finding.side is Side.OLD else ""
-        text = body(finding, file=file, fingerprint=fingerprint, suggestion_block=True, note=note)
-        return InlineComment(path=file.path, line=fix.line_end, side=DiffSide.RIGHT, body=text,
+        shown = body(finding, file=file, fingerprint=fingerprint, suggestion_block=True, note=note)
+        return InlineComment(path=file.path, line=fix.line_end, side=DiffSide.RIGHT, body=shown,
                              fingerprint=fingerprint,
                              start_line=fix.line_start if fix.line_start != fix.line_end else None)
     side = DiffSide.LEFT if finding.side is Side.OLD else DiffSide.RIGHT
-    text = body(finding, file=file, fingerprint=fingerprint)
+    shown = body(finding, file=file, fingerprint=fingerprint)
     anchor = file.diff.anchor(finding.line, side)
     if anchor:
-        return InlineComment(path=file.path, line=anchor[0], side=anchor[1], body=text,
+        return InlineComment(path=file.path, line=anchor[0], side=anchor[1], body=shown,
                              fingerprint=fingerprint)
-    return FileComment(path=file.path, body=text, fingerprint=fingerprint)
+    return FileComment(path=file.path, body=shown, fingerprint=fingerprint)
 
 
 def body(finding: Finding, *, file: FileReview, fingerprint: str | None = None,
@@ -47,14 +47,14 @@ def body(finding: Finding, *, file: FileReview, fingerprint: str | None = None,
     """What happened, what breaks for whom, what to do, and the hidden fingerprint marker."""
     fix = _fix(finding, file=file, suggestion_block=suggestion_block)
     fix.append(example.block(finding.example, file.format))
-    text = _join(finding, file=file, fingerprint=fingerprint, note=note, fix=fix)
-    if len(text.encode("utf-8")) > MAX_OUTPUT:  # the example goes first: the fix matters more
+    out = _join(finding, file=file, fingerprint=fingerprint, note=note, fix=fix)
+    if len(out.encode("utf-8")) > MAX_OUTPUT:  # the example goes first: the fix matters more
         fix.pop()
-        text = _join(finding, file=file, fingerprint=fingerprint, note=note, fix=fix)
-    if len(text.encode("utf-8")) > MAX_OUTPUT and finding.suggestion:
+        out = _join(finding, file=file, fingerprint=fingerprint, note=note, fix=fix)
+    if len(out.encode("utf-8")) > MAX_OUTPUT and finding.suggestion:
         fix = [explain.FIX.format(title=text(finding.suggestion.title)) + "\n\n" + TOO_LONG]
-        text = _join(finding, file=file, fingerprint=fingerprint, note=note, fix=fix)
-    return text
+        out = _join(finding, file=file, fingerprint=fingerprint, note=note, fix=fix)
+    return out
 
 
 def _join(finding: Finding, *, file: FileReview, fingerprint: str | None, note: str,

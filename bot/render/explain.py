@@ -5,7 +5,8 @@ from functools import lru_cache
 
 from rules import Direction, Finding, Mode, Severity, all_specs
 
-from ..config import DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_INVALID, SCHEMA_REVIEW_BUDGET
+from ..config import (DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_INVALID, SCHEMA_NOT_REVIEWED,
+                      SCHEMA_REVIEW_BUDGET)
 from .escape import code
 
 LABELS = {Severity.ERROR: "Breaking change", Severity.WARNING: "Warning", Severity.INFO: "Note"}
@@ -29,6 +30,7 @@ NO_FIX = ("**What to do:** change the schema so the finding goes away, or, if ev
           "writer is upgraded together, have a maintainer accept it with "
           "`/schema-override <reason>`.")
 FIX = "**Fix:** {title}"
+UNCHECKED = "**What breaks:** unknown: the file was not checked, so this check cannot pass on it."
 # The bot's own rules are not about a reader/writer direction; they say who is hurt directly.
 OWN_RULES = {
     SCHEMA_INVALID: ("**What breaks:** everything that loads this file: code generation, schema "
@@ -37,8 +39,8 @@ OWN_RULES = {
                           "data written with it can no longer be decoded from this repository."),
     DEPRECATION_WINDOW: ("**What breaks:** consumers that were told the field would go but have "
                          "not had the full deprecation window to stop reading it."),
-    SCHEMA_REVIEW_BUDGET: ("**What breaks:** unknown: the file was not checked, so this check "
-                           "cannot pass on it."),
+    SCHEMA_REVIEW_BUDGET: UNCHECKED,
+    SCHEMA_NOT_REVIEWED: UNCHECKED,
 }
 OWN_ADVICE = {
     SCHEMA_INVALID: "**What to do:** correct the schema at the line shown; nothing else was checked.",
@@ -49,6 +51,9 @@ OWN_ADVICE = {
     SCHEMA_REVIEW_BUDGET: ("**What to do:** simplify the schema (patterns that backtrack, such as "
                            "`(a+)+`, are the usual cause), or have a maintainer accept it with "
                            "`/schema-override <reason>`."),
+    SCHEMA_NOT_REVIEWED: ("**What to do:** split the pull request, or bring the file within the "
+                          "limits shown; or have a maintainer accept it unreviewed with "
+                          "`/schema-override <reason>`."),
 }
 
 

@@ -22,12 +22,13 @@ class FileReview:
     """One schema file: its findings, or why it could not be reviewed."""
 
     path: str  # the head path; the base path for a removed file
-    format: Format
+    format: Format | None  # None only for the files GitHub did not list (never seen)
     mode: Mode
     transitive: bool = False
     base_path: str | None = None  # differs from path after a rename; None for an added file
     findings: tuple[Finding, ...] = ()
-    problem: str | None = None  # set when the file could not be reviewed (a neutral result)
+    # Set when the file could not be reviewed; it then holds one SCHEMA_NOT_REVIEWED error.
+    problem: str | None = None
     diff: DiffLines = DiffLines()
     notes: tuple[str, ...] = ()
     removed: bool = False

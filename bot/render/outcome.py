@@ -6,7 +6,8 @@ from typing import Iterator
 from rules import Finding
 from rules.output.model import FileResult, Located, Outcome, RuleHelp
 
-from ..config import DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_INVALID
+from ..config import (DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_INVALID, SCHEMA_NOT_REVIEWED,
+                      SCHEMA_REVIEW_BUDGET)
 from ..fingerprint import fingerprint
 from . import check_run, explain
 from .model import Conclusion, FileReview
@@ -17,6 +18,8 @@ SUMMARIES = {
     SCHEMA_INVALID: "a schema in the head does not parse",
     SCHEMA_FILE_REMOVED: "a schema file was removed",
     DEPRECATION_WINDOW: "a field was deleted before its deprecation window had passed",
+    SCHEMA_REVIEW_BUDGET: "a schema file could not be reviewed within its time or memory budget",
+    SCHEMA_NOT_REVIEWED: "a schema file was not reviewed (too many, too large or unreadable)",
 }
 BOT_RULES = {rule: RuleHelp(summary=summary,
                             markdown=f"{explain.OWN_RULES[rule]}\n\n{explain.OWN_ADVICE[rule]}")
@@ -27,6 +30,8 @@ def unique(file: FileReview) -> Iterator[tuple[Finding, str]]:
     """The file's findings with their fingerprints; the same rule on the same element once
     (a change can be found on both the old and the new side), as the App comments once."""
     seen: set[str] = set()
+    if not file.reviewed:
+        return  # its one finding restates `problem`, which every format shows already
     for finding in file.findings:
         value = fingerprint(finding, file=file.path)
         if value not in seen:

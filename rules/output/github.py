@@ -31,7 +31,8 @@ def render(outcome: Outcome) -> str:
     lines = []
     for file in outcome.files:
         if file.problem:
-            lines.append(command("warning", NOT_REVIEWED_BECAUSE.format(problem=file.problem),
+            # Fail closed: a file nobody checked is as blocking as a breaking change.
+            lines.append(command("error", NOT_REVIEWED_BECAUSE.format(problem=file.problem),
                                  file=file.path, title=NOT_REVIEWED))
         for item in file.findings:
             finding = item.finding

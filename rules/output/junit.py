@@ -9,7 +9,8 @@ from .model import FileResult, Outcome
 
 SUITE = "schema-review"
 FAILURE = "{count} error-level finding(s)"
-SKIPPED = "not reviewed: {problem}"
+NOT_REVIEWED = "not reviewed: {problem}"
+NOT_REVIEWED_TYPE = "SCHEMA_NOT_REVIEWED"
 LINE = "{where}: {severity} {rule} {message}"
 # Characters XML 1.0 cannot carry even escaped, and lone surrogates UTF-8 cannot encode.
 NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -38,8 +39,9 @@ def render(outcome: Outcome) -> str:
 def _case(file: FileResult) -> ET.Element:
     case = ET.Element("testcase", classname=SUITE, name=xml_text(file.path),
                       file=xml_text(file.path))
-    if file.problem:
-        ET.SubElement(case, "skipped", message=xml_text(SKIPPED.format(problem=file.problem)))
+    if file.problem:  # fail closed: a file nobody checked fails, it is not skipped
+        ET.SubElement(case, "failure", message=xml_text(NOT_REVIEWED.format(problem=file.problem)),
+                      type=NOT_REVIEWED_TYPE)
         return case
     errors = [item for item in file.findings if item.finding.severity is Severity.ERROR]
     others = [item for item in file.findings if item.finding.severity is not Severity.ERROR]

@@ -85,7 +85,7 @@ def _artifact(path: str) -> dict:
 
 
 def _notifications(outcome: Outcome) -> list[dict]:
-    out = [{"level": "warning",
+    out = [{"level": "error",  # fail closed: a file nobody checked blocks like a break
             "message": {"text": NOT_REVIEWED.format(path=file.path, problem=file.problem)},
             "locations": [_location(file.path, None)]}
            for file in outcome.files if file.problem]

@@ -171,8 +171,9 @@ def test_title_counts(severities, files, expected):
 def test_title_without_files_and_with_unreviewed_ones():
     assert check_run.title([]) == "No schema files changed"
     skipped = FileReview(path="big.avsc", format=Format.AVRO, mode=Mode.BACKWARD, problem="too big")
-    assert check_run.title([review_of(), skipped]) == \
-        "No breaking changes in 2 schema files; 1 not reviewed"
+    assert check_run.title([review_of(), skipped]) == "1 of 2 schema files not reviewed"
+    breaking = review_of(finding())
+    assert check_run.title([breaking, skipped]) == "1 breaking change in 2 schema files; 1 not reviewed"
 
 
 def test_summary_table_escapes_cells_and_lists_what_is_not_inline():

@@ -86,19 +86,29 @@ def test_added_file_is_validated_only():
     assert [f.rule for f in bad.findings["user.avsc"]] == ["SCHEMA_INVALID"]
 
 
-def test_unusable_base_is_neutral():
+def test_unusable_base_fails_closed():
     result = run(change("user.avsc", "{ not json", BASE))
-    assert result.conclusion is Conclusion.NEUTRAL
+    assert result.conclusion is Conclusion.FAILURE
     assert "the base version cannot be read" in result.files[0].problem
-    assert "not reviewed" in result.title and "not reviewed: the base version" in result.summary
+    assert result.title == "1 of 1 schema file not reviewed"
+    assert "not reviewed: the base version" in result.summary and "No breaking" not in result.summary
+    [finding] = result.findings["user.avsc"]
+    assert (finding.rule, finding.severity) == ("SCHEMA_NOT_REVIEWED", Severity.ERROR)
+    assert result.comments == ()  # listed in the check run; a comment per unreviewed file is spam
+    assert finding_fingerprints(result) <= result.fingerprints  # what an override can cover
 
 
 @pytest.mark.parametrize("head", [b"\0binary", b"\xff\xfe not utf-8", b"x" * (2 * 1024 * 1024 + 1)])
-def test_unusable_bytes_are_neutral(head):
+def test_unusable_bytes_fail_closed(head):
     result = run(FileChange(path="user.avsc", status=FileStatus.MODIFIED, base_text=BASE.encode(),
                             head_text=head))
-    assert result.conclusion is Conclusion.NEUTRAL
+    assert result.conclusion is Conclusion.FAILURE
     assert result.files[0].problem.startswith("the head version is unusable")
+
+
+def finding_fingerprints(result) -> set[str]:
+    from bot.fingerprint import fingerprint
+    return {fingerprint(f, file=file.path) for file in result.files for f in file.findings}
 
 
 def test_removed_schema_file_warns_on_the_left():
@@ -129,8 +139,28 @@ def test_max_files_leaves_the_rest_unreviewed():
     config = parse_config("max_files: 1\n", known_rules=frozenset())
     result = run(change("a.avsc", BASE, BASE), change("b.avsc", BASE, BASE), config=config)
     assert [f.reviewed for f in result.files] == [True, False]
-    assert result.conclusion is Conclusion.NEUTRAL
+    assert result.conclusion is Conclusion.FAILURE
     assert "max_files" in result.files[1].problem
+    assert result.title == "1 of 2 schema files not reviewed"
+
+
+@pytest.mark.parametrize("broken_first", [True, False])
+def test_files_beyond_max_files_fail_the_check_whatever_their_order(broken_first):
+    """Padding a pull request with harmless schemas sorted before a breaking one must not turn
+    the check neutral or green: the broken file is either reviewed or not reviewed (failure)."""
+    config = parse_config("max_files: 2\n", known_rules=frozenset())
+    harmless = [change(f"a{i}.avsc", BASE, BASE) for i in range(3)]
+    broken = change("z.avsc", BASE, avro(ID, LEVEL))
+    files = [broken, *harmless] if broken_first else [*harmless, broken]
+    assert run(*files, config=config).conclusion is Conclusion.FAILURE
+
+
+def test_files_github_did_not_list_fail_the_check():
+    reason = "GitHub lists only the first 3,000 of this pull request's 3,001 changed files"
+    result = review([change("a.avsc", BASE, BASE)], parse_config(None), now=NOW, unlisted=reason)
+    assert result.conclusion is Conclusion.FAILURE
+    assert [f.reviewed for f in result.files] == [True, False]
+    assert reason in result.summary and result.annotations == ()
 
 
 def test_transitive_mode_checks_older_versions():

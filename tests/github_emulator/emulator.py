@@ -185,6 +185,9 @@ class GitHubEmulator(Inspection):
         return webhooks.issue_comment_event(self, pull, body, user, action=action, user_type=user_type,
                                             comment=comment)
 
+    def merge_group_event(self, repo: Repo, pull: PullRequest, *, base_sha: str, head_sha: str) -> dict:
+        return webhooks.merge_group_event(self, repo, pull, base_sha=base_sha, head_sha=head_sha)
+
     def check_run_event(self, action: str, run: CheckRun, *, identifier: str | None = None) -> dict:
         return webhooks.check_run_event(self, action, run, identifier=identifier)
 

@@ -42,7 +42,8 @@ class Repo:
         return self.git.commit(branch, files, message, parent=parent, author_date=author_date)
 
     def sha(self, ref: str) -> str:
-        sha = self.git.resolve(ref)
+        # A pull request's sides are branches: a tag with a branch's name does not move them.
+        sha = self.git.branch_sha(ref) or self.git.resolve(ref)
         if sha is None:
             raise ValueError(NO_SUCH_BRANCH.format(branch=ref, repo=self.full_name))
         return sha

@@ -9,7 +9,7 @@ from flask import Flask, Response, request
 
 from . import graphql_api, handlers_app, handlers_checks, handlers_comments, handlers_git  # noqa: F401
 from . import handlers_pulls, handlers_reactions  # noqa: F401  (importing registers the handlers)
-from . import manifest_flow
+from . import limits, manifest_flow
 from .auth import AuthError, bearer, looks_like_jwt
 from .faults import Faults
 from .filler import Filler
@@ -76,6 +76,7 @@ def create_app(state: State, spec: Spec, faults: Faults, *, check_responses: boo
                 _violate(state.violations, api_path, route.operation_id,
                          NOT_EMULATED.format(op=route.operation_id))
                 raise ApiError(501, NOT_EMULATED.format(op=route.operation_id))
+            limits.check(body)
             ctx = Ctx(state, api, api_path, checked.query, body, token, dict(request.headers))
             with state.lock:
                 reply = handler(ctx, **route.params)

@@ -143,6 +143,20 @@ def issue_comment_event(emulator: "GitHubEmulator", pull: PullRequest, body: str
     return payload
 
 
+def merge_group_event(emulator: "GitHubEmulator", repo: Repo, pull: PullRequest, *, base_sha: str,
+                      head_sha: str, action: str = "checks_requested") -> dict:
+    """A merge queue's group for `pull`: `head_sha` (base plus the pull request) on `base_sha`."""
+    payload = example("merge_group.checks_requested.json")
+    payload["action"] = action
+    info = repo.git.info(head_sha)
+    payload["merge_group"].update(
+        head_sha=head_sha, base_sha=base_sha, base_ref=f"refs/heads/{pull.base}",
+        head_ref=f"refs/heads/gh-readonly-queue/{pull.base}/pr-{pull.number}-{pull.head_sha}")
+    payload["merge_group"]["head_commit"].update(id=head_sha, tree_id=info.tree, message=info.message)
+    _common(emulator, payload, repo, pull.user)
+    return payload
+
+
 def check_run_event(emulator: "GitHubEmulator", action: str, run: CheckRun, *,
                     identifier: str | None = None) -> dict:
     """A check_run webhook for one of the App's runs (requested_action carries `identifier`)."""

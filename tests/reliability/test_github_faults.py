@@ -87,18 +87,21 @@ def test_a_token_revoked_mid_job_is_renewed_and_the_job_finishes(github, app_url
     assert calls[-1].status < 300
 
 
-def test_a_job_that_finally_fails_leaves_a_neutral_check_saying_why(github, app_url):
+def test_a_job_that_finally_fails_leaves_a_failing_check_saying_why(github, app_url):
+    """Fail closed: a commit whose review never finished is not a pass (neutral would be one:
+    branch protection accepts it)."""
     repo, pull = open_pull(github)
     github.inject("GET", FILES, status=502, times=None)
     deliver(github, app_url, github.pull_request_event("opened", pull))
     run = wait_for(lambda: [r for r in runs(github, repo, pull.head_sha)
                             if r.status == "completed" and "could not finish" in r.output.get("title", "")],
-                   what="the neutral check")[0]
+                   what="the failing check")[0]
     github.clear_faults()
     settle(github)
     (run,) = runs(github, repo, pull.head_sha)
-    assert run.status == "completed" and run.conclusion == "neutral"
+    assert run.status == "completed" and run.conclusion == "failure"
     assert run.output["title"].startswith("schema-review could not finish: ")
+    assert "fails closed" in run.output["summary"]
     assert reviews(github, repo, pull) == []
     # 1 attempt + 3 job retries, each retrying the request itself 5 times.
     assert len(github.calls_to("GET", FILES)) == 4 * 6

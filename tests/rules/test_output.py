@@ -158,8 +158,9 @@ def hostile_outcome() -> Outcome:
 def test_junit_survives_hostile_text():
     root = ET.fromstring(render(Output.JUNIT, hostile_outcome()).encode("utf-8"))
     cases = root.findall("testsuite/testcase")
-    assert [c.find("failure") is not None for c in cases] == [True, False]
-    assert cases[1].find("skipped") is not None and root.get("skipped") == "1"
+    # Fail closed: the file nobody could review fails its test case; it is not skipped.
+    assert [c.find("failure") is not None for c in cases] == [True, True]
+    assert cases[1].find("failure").get("type") == "SCHEMA_NOT_REVIEWED" and root.get("skipped") == "0"
     assert "a<b>&\"'\ufffd\ufffd]]>\ufffd" in cases[0].get("name")
 
 

@@ -199,7 +199,7 @@ def test_a_concluded_job_fails_the_check_and_leaves_a_verdict_alone():
             return self.run
 
         def start_check_run(self, sha):
-            return SimpleNamespace(status="in_progress")
+            return SimpleNamespace(status="in_progress"), None
 
         def complete_check_run(self, run, **fields):
             completed.append(fields)
@@ -207,7 +207,7 @@ def test_a_concluded_job_fails_the_check_and_leaves_a_verdict_alone():
     for run in (None, SimpleNamespace(status="in_progress")):
         give_up(_job(), Interrupted(3), github=SimpleNamespace(repo=lambda *a, run=run: Repo(run)))
     assert [c["conclusion"] for c in completed] == ["failure", "failure"]
-    assert completed[0]["title"].startswith("schema-review could not review this commit: ")
+    assert completed[0]["title"].startswith("schema-review could not finish: its worker stopped 3 times")
     give_up(_job(), Interrupted(3),
             github=SimpleNamespace(repo=lambda *a: Repo(SimpleNamespace(status="completed"))))
     assert len(completed) == 2

@@ -20,6 +20,8 @@ from tests.shared import REPO
 REQUIRED = {
     "pull": ("pull_requests", "read"),
     "changed_files": ("pull_requests", "read"),
+    "pull_for_commit": ("pull_requests", "read"),  # fork re-runs: which open pull request has the head
+    "compare_files": ("contents", "read"),  # a merge group's files against its base
     "blobs": ("contents", "read"),  # GraphQL object(expression:) on the repository
     "shared_file": ("contents", "read"),  # GET /repos/{o}/{r} (metadata) + a blob of another installed repo
     "history": ("contents", "read"),
@@ -37,7 +39,7 @@ REQUIRED = {
 }
 # Calls outside the named operations: creating the check run, and the events the App handles.
 ALSO = {("checks", "write")}
-EVENTS = {"pull_request", "issue_comment", "check_run", "check_suite"}
+EVENTS = {"pull_request", "issue_comment", "check_run", "check_suite", "merge_group"}
 LEVELS = {"read": 1, "write": 2, "admin": 3}
 
 
