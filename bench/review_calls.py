@@ -36,7 +36,7 @@ def measure(emulator: GitHubEmulator, url: str, files: int, *, name: str) -> dic
             break
         time.sleep(0.01)
     quiet, count = time.perf_counter(), len(emulator.calls)
-    while time.perf_counter() - quiet < 0.5:  # the review is posted after the verdict
+    while time.perf_counter() - quiet < 3.0:  # the review is posted after the verdict
         time.sleep(0.02)
         if len(emulator.calls) != count:
             quiet, count = time.perf_counter(), len(emulator.calls)

@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from posixpath import dirname, join, normpath
 from typing import Callable
 
 from rules.limits import MAX_SCHEMA_BYTES
 
 from .config import Config
-from .github import Blob, RepoClient
+from .blobs import Blob
+from .github import RepoClient
 from .review import FileChange, FileStatus
 
 IMPORT = re.compile(r'^\s*import\s+(?:public\s+|weak\s+)?"([^"\n]+)"\s*;', re.MULTILINE)
@@ -49,19 +51,34 @@ class LazyHistory(Sequence):
         return iter(self._load())
 
 
-def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: str,
-            head_sha: str) -> list[FileChange]:
-    """Every listed changed file the config classifies as a schema, with its texts fetched in
-    bulk. History is read from the base commit itself, never a branch name a tag could shadow."""
-    files = [f for f in listing
-             if config.classify(f.filename) or (f.previous_filename and config.classify(f.previous_filename))]
+def schema_files(listing: Sequence, config: Config) -> list:
+    """The listed files the config classifies as schemas (by their new or their old name)."""
+    return [f for f in listing
+            if config.classify(f.filename) or (f.previous_filename and config.classify(f.previous_filename))]
+
+
+def blob_keys(files: Sequence, *, base_sha: str | None, head_sha: str) -> list[tuple[str, str]]:
+    """(revision, path) of every version a review of `files` reads; no base side without a base."""
     wanted = []
     for f in files:
-        if f.status != FileStatus.ADDED:
+        if f.status != FileStatus.ADDED and base_sha:
             wanted.append((base_sha, f.previous_filename or f.filename))
         if f.status != FileStatus.REMOVED:
             wanted.append((head_sha, f.filename))
-    blobs = repo.blobs(wanted)
+    return wanted
+
+
+def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: str,
+            head_sha: str, prefetched: Mapping[tuple[str, str], Blob | None] = MappingProxyType({})
+            ) -> list[FileChange]:
+    """Every listed changed file the config classifies as a schema, with its texts fetched in
+    bulk (those `prefetched` by the review state query are not asked for again). History is
+    read from the base commit itself, never a branch name a tag could shadow."""
+    files = schema_files(listing, config)
+    wanted = blob_keys(files, base_sha=base_sha, head_sha=head_sha)
+    missing = [key for key in wanted if key not in prefetched]
+    blobs = {**{key: prefetched[key] for key in wanted if key in prefetched},
+             **(repo.blobs(missing) if missing else {})}
     imports = _imports(repo, config, blobs, files)
     changes = []
     for f in files:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import base64
+import collections
 import functools
 import logging
 import threading
@@ -11,10 +12,12 @@ from typing import Callable, Iterable
 from urllib.parse import quote
 
 from github import Auth, BadCredentialsException, Github, GithubException
+from github.File import File
+from github.PaginatedList import PaginatedList
 
-from rules.limits import MAX_SCHEMA_BYTES
-
+from . import review_query
 from .backoff import GitHubBackoff
+from .blobs import BLOB_FIELDS, Blob, blob_of
 from .jobs import checkpoint
 from .metrics import GITHUB_CALLS, RATE_REMAINING
 from .records import derive_key
@@ -25,6 +28,8 @@ from .tokens import InstallationToken
 log = logging.getLogger("schema_review.github")
 
 CHECK_NAME = "schema-review"
+CONFIGS_KEPT = 1024
+LOOK_UP = object()  # start_check_run: the caller has not looked for the run
 FAILURE = "failure"
 # GitHub accepts at most 50 annotations per check-run request; more go in later PATCHes.
 ANNOTATIONS_PER_REQUEST = 50
@@ -32,11 +37,10 @@ ANNOTATIONS_PER_REQUEST = 50
 COMPARE_FILES_LISTED = 300
 PULL_FILES_LISTED = 3000
 # Aliased `object(expression:)` lookups per GraphQL query: one query serves a typical PR.
-BLOBS_PER_QUERY = 200
+BLOBS_PER_QUERY = 250  # a 120-file pull request's base and head versions in one query
 BLOB_QUERY = """query($owner: String!, $name: String!, {declarations}) {{
   repository(owner: $owner, name: $name) {{ {selections} }}
 }}"""
-BLOB_FIELDS = "... on Blob { text isTruncated isBinary byteSize oid }"
 MINIMIZE = """mutation($id: ID!) {
   minimizeComment(input: {subjectId: $id, classifier: OUTDATED}) { minimizedComment { isMinimized } }
 }"""
@@ -52,22 +56,13 @@ class Verdict:
     text: str | None
 
 
-@dataclass(frozen=True)
-class Blob:
-    """A file's content at a revision: text, or why there is none."""
-
-    text: str | None
-    too_large: bool = False
-    binary: bool = False
-    size: int = 0
-
-
 class GitHubApp:
     """App-level access: one authenticated client per installation, tokens renewed ahead of expiry."""
 
     def __init__(self, settings: Settings, *, timeout: int = 15, retries: int = 5, backoff: float = 1.0,
                  max_rate_wait: float = 90.0, token_margin: float = 300.0):
-        self._auth = Auth.AppAuth(int(settings.app_id), settings.private_key)
+        self.app_id = int(settings.app_id)
+        self._auth = Auth.AppAuth(self.app_id, settings.private_key)
         self._base_url = settings.api_url.rstrip("/")
         self._timeout = timeout
         self._token_margin = token_margin
@@ -78,6 +73,20 @@ class GitHubApp:
         self._login: str | None = None
         # Seals the override records the App writes into its comments (see bot/records.py).
         self.record_key = derive_key(settings.webhook_secret)
+        # The last config each repository had: which files to fetch with the review state query
+        # before the current config is read (only a guess; a wrong one costs one more query).
+        self._configs: collections.OrderedDict[str, object] = collections.OrderedDict()
+
+    def last_config(self, full_name: str):
+        with self._lock:
+            return self._configs.get(full_name.lower())
+
+    def keep_config(self, full_name: str, config) -> None:
+        with self._lock:
+            self._configs[full_name.lower()] = config
+            self._configs.move_to_end(full_name.lower())
+            while len(self._configs) > CONFIGS_KEPT:
+                self._configs.popitem(last=False)
 
     def installation(self, installation_id: int) -> Github:
         with self._lock:
@@ -115,7 +124,7 @@ class GitHubApp:
         return list(items or [])[:count]
 
     def repo(self, installation_id: int, full_name: str) -> "RepoClient":
-        return RepoClient(self.installation(installation_id), full_name)
+        return RepoClient(self.installation(installation_id), full_name, app_id=self.app_id)
 
 
 def convert_manifest(api_url: str, code: str, *, timeout: int = 15) -> dict:
@@ -157,8 +166,9 @@ def _operation(name: str, *, reads: bool = False):
 class RepoClient:
     """Named operations on one repository, as the handlers need them."""
 
-    def __init__(self, client: Github, full_name: str):
+    def __init__(self, client: Github, full_name: str, *, app_id: int = 0):
         self._client = client
+        self.app_id = app_id  # finds the App's own check suite on a commit
         self.full_name = full_name
         self.owner, self.name = full_name.split("/", 1)
         self._repo = client.get_repo(full_name, lazy=True)
@@ -197,8 +207,34 @@ class RepoClient:
 
     @_operation("changed_files", reads=True)
     def changed_files(self, pull) -> list:
-        """The pull request's files; PyGithub follows the Link headers page by page."""
-        return list(pull.get_files())
+        """The pull request's (or number's) files with their patches; PyGithub follows the Link
+        headers page by page (100 a page, GitHub's maximum)."""
+        number = int(getattr(pull, "number", pull))
+        return list(PaginatedList(File, self._client.requester, f"{self._repo.url}/pulls/{number}/files", None))
+
+    @_operation("review_state", reads=True)
+    def review_state(self, number: int, *, head_sha: str, config_ref: str, config_path: str,
+                     blobs: Iterable[tuple[str, str]] = ()) -> review_query.ReviewState:
+        """Everything a review reads but the file listing, in one GraphQL query (plus a page per
+        100 older comments or threads, and a query per BLOBS_PER_QUERY more blobs)."""
+        wanted = list(dict.fromkeys(blobs))
+        first, rest = wanted[:BLOBS_PER_QUERY], wanted[BLOBS_PER_QUERY:]
+        text, variables = review_query.query(self.owner, self.name, number, head_sha=head_sha,
+                                             config=f"{config_ref}:{config_path}", app_id=self.app_id,
+                                             blobs=first)
+        data = self._graphql(text, variables)
+        state = review_query.parse(data, first, fetch_text=self._blob_text)
+        pull = ((data.get("data") or {}).get("repository") or {}).get("pullRequest") or {}
+        for threads, name, into in ((False, "comments", state.conversation),
+                                    (True, "reviewThreads", state.threads)):
+            before = review_query.earlier_cursor(pull.get(name))
+            while before:
+                page, before = review_query.page_of(self._graphql(*review_query.more_query(
+                    self.owner, self.name, number, threads=threads, before=before)), threads=threads)
+                into[:0] = page  # older first
+        if rest:
+            state.blobs.update(self.blobs(rest))
+        return state
 
     @_operation("blobs", reads=True)
     def blobs(self, wanted: Iterable[tuple[str, str]]) -> dict[tuple[str, str], Blob | None]:
@@ -214,17 +250,12 @@ class RepoClient:
         return found
 
     def _blob(self, node: dict | None) -> Blob | None:
-        if not node or "oid" not in node:
-            return None  # no such file at that revision
-        size = node.get("byteSize") or 0
-        if size > MAX_SCHEMA_BYTES:
-            return Blob(None, too_large=True, size=size)
-        if node.get("isBinary"):
-            return Blob(None, binary=True, size=size)
-        if node.get("isTruncated") or node.get("text") is None:
-            git_blob = self._repo.get_git_blob(node["oid"])
-            return Blob(base64.b64decode(git_blob.content).decode("utf-8", "replace"), size=size)
-        return Blob(node["text"], size=size)
+        return blob_of(node, fetch_text=self._blob_text)
+
+    def _blob_text(self, oid: str) -> str:
+        """A blob GraphQL truncated, read whole through the git blob API."""
+        git_blob = self._repo.get_git_blob(oid)
+        return base64.b64decode(git_blob.content).decode("utf-8", "replace")
 
     def file_text(self, ref: str, path: str) -> str | None:
         blob = self.blobs([(ref, path)]).get((ref, path))
@@ -261,28 +292,45 @@ class RepoClient:
                 return run
         return None
 
-    def start_check_run(self, head_sha: str) -> tuple[object, Verdict | None]:
-        """The head's schema-review run, created once and reused on every later pass, and the
-        verdict it carried before, so a pass that cannot finish never downgrades it.
+    def start_check_run(self, head_sha: str, *, known=LOOK_UP) -> tuple[int, Verdict | None]:
+        """The head's schema-review run (its id), created once and reused on every later pass,
+        and the verdict it carried before, so a pass that cannot finish never downgrades it.
+        `known` is the run as the review state query found it (None: there is none yet).
 
         A `failure` is left showing while the head is reviewed again (not set in progress): it
         is the last real verdict, and a retry or a give-up later still finds it there.
         """
-        run = self.find_check_run(head_sha)
-        if run is None:
-            return self._repo.create_check_run(name=CHECK_NAME, head_sha=head_sha, status="in_progress"), None
+        if known is LOOK_UP:
+            found = self.find_check_run(head_sha)
+            known = None if found is None else review_query.RunInfo(
+                id=found.id, status=found.status, conclusion=found.conclusion,
+                title=getattr(found.output, "title", None) or "",
+                summary=getattr(found.output, "summary", None) or "", text=getattr(found.output, "text", None))
+        if known is None:
+            return self._create_check_run(head_sha), None
         before = None
-        if run.status == "completed" and run.conclusion:
-            output = run.output
-            before = Verdict(run.conclusion, getattr(output, "title", None) or "",
-                             getattr(output, "summary", None) or "", getattr(output, "text", None))
+        if known.status == "completed" and known.conclusion:
+            before = Verdict(known.conclusion, known.title, known.summary, known.text)
         if before is None or before.conclusion != FAILURE:
-            run.edit(status="in_progress")
-        return run, before
+            self._edit_check_run(known.id, {"status": "in_progress"})
+        return known.id, before
 
-    @_operation("complete_check_run")
+    @_operation("create_check_run")
+    def _create_check_run(self, head_sha: str) -> int:
+        _headers, data = self._client.requester.requestJsonAndCheck(
+            "POST", f"{self._repo.url}/check-runs",
+            input={"name": CHECK_NAME, "head_sha": head_sha, "status": "in_progress"})
+        return int(data["id"])
+
+    @_operation("edit_check_run")
+    def _edit_check_run(self, run_id: int, fields: dict) -> None:
+        self._client.requester.requestJsonAndCheck(
+            "PATCH", f"{self._repo.url}/check-runs/{int(run_id)}", input=fields)
+
     def complete_check_run(self, run, *, conclusion: str, title: str, summary: str,
                            text: str | None, annotations: list[dict], actions: list[dict] | None = None):
+        """`run` is the id start_check_run returned (or a PyGithub CheckRun)."""
+        run_id = run if isinstance(run, int) else run.id
         batches = [annotations[i:i + ANNOTATIONS_PER_REQUEST]
                    for i in range(0, len(annotations), ANNOTATIONS_PER_REQUEST)] or [[]]
         # A rejected update would leave the verdict unwritten: every body is fitted here.
@@ -291,27 +339,42 @@ class RepoClient:
             output["text"] = clip(text)
         # Annotations accumulate across updates; the last request completes the run.
         for batch in batches[:-1]:
-            run.edit(output={**output, "annotations": batch})
+            self._edit_check_run(run_id, {"output": {**output, "annotations": batch}})
         extra = {"actions": actions} if actions is not None else {}
-        run.edit(status="completed", conclusion=conclusion,
-                 output={**output, "annotations": batches[-1]}, **extra)
+        self._edit_check_run(run_id, {"status": "completed", "conclusion": conclusion,
+                                      "output": {**output, "annotations": batches[-1]}, **extra})
 
     # --- reviews and comments ------------------------------------------------------------------
     @_operation("create_review")
     def create_review(self, pull, *, head_sha: str, body: str, comments: list[dict]):
         comments = [{**c, "body": clip(c["body"])} for c in comments]
-        return pull.create_review(commit=self._repo.get_commit(head_sha), body=clip(body), event="COMMENT",
-                                  comments=comments)
+        _headers, data = self._client.requester.requestJsonAndCheck(
+            "POST", f"{self._repo.url}/pulls/{int(pull.number)}/reviews",
+            input={"commit_id": head_sha, "body": clip(body), "event": "COMMENT", "comments": comments})
+        return data
 
     @_operation("create_file_comment")
     def create_file_comment(self, pull, *, head_sha: str, path: str, body: str):
-        return pull.create_review_comment(body=clip(body), commit=self._repo.get_commit(head_sha),
-                                          path=path, subject_type="file")
+        _headers, data = self._client.requester.requestJsonAndCheck(
+            "POST", f"{self._repo.url}/pulls/{int(pull.number)}/comments",
+            input={"body": clip(body), "commit_id": head_sha, "path": path, "subject_type": "file"})
+        return data
+
+    @_operation("edit_review_comment")
+    def edit_review_comment(self, comment_id: int, body: str) -> None:
+        self._client.requester.requestJsonAndCheck(
+            "PATCH", f"{self._repo.url}/pulls/comments/{int(comment_id)}", input={"body": clip(body)})
+
+    @_operation("review_comments", reads=True)
+    def review_comments(self, number: int) -> list[review_query.Posted]:
+        """The pull request's review comments that start a thread (the App's always do)."""
+        return [_posted(c) for c in self._repo.get_pull(number).get_review_comments()
+                if c.in_reply_to_id is None]
 
     # --- conversation and people (slash commands) ------------------------------------------
     @_operation("issue_comments")
-    def issue_comments(self, number: int) -> list:
-        return list(self._repo.get_issue(number).get_comments())
+    def issue_comments(self, number: int) -> list[review_query.Posted]:
+        return [_posted(c) for c in self._repo.get_issue(number).get_comments()]
 
     @_operation("issue_comment", reads=True)
     def issue_comment(self, comment_id: int) -> dict | None:
@@ -361,6 +424,13 @@ class RepoClient:
     def _graphql(self, query: str, variables: dict) -> dict:
         _headers, data = self._client.requester.graphql_query(query, variables)
         return data
+
+
+def _posted(comment) -> review_query.Posted:
+    user = comment.user
+    return review_query.Posted(id=comment.id, node_id=comment.node_id or "", body=comment.body or "",
+                               login=user.login if user else "", is_bot=bool(user and user.type == "Bot"),
+                               created_at=comment.created_at.isoformat() if comment.created_at else "")
 
 
 def _blob_query(owner: str, name: str, chunk: list[tuple[str, str]]) -> tuple[str, dict]:

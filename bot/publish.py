@@ -10,6 +10,7 @@ from .render.escape import code
 from .render.markdown import MAX_OUTPUT, clip
 from .render.model import FileComment, InlineComment
 from .review import ReviewResult, new_comments, stale_fingerprints
+from .review_query import Posted
 
 log = logging.getLogger("schema_review.publish")
 
@@ -19,11 +20,16 @@ REVIEW_BODY = "schema-review found {count} new issue(s) in this push; the `schem
 UNPLACEABLE = "\n\n<details><summary>Comments GitHub would not place inline</summary>\n\n{bodies}\n</details>"
 
 
-def publish_comments(repo, pull, result: ReviewResult, *, head_sha: str, bot_login: str) -> None:
-    """One review per head with the new inline comments; stale ones minimized, then marked."""
+def publish_comments(repo, pull, result: ReviewResult, *, head_sha: str, bot_login: str,
+                     threads: list[Posted] | None = None) -> None:
+    """One review per head with the new inline comments; stale ones minimized, then marked.
+
+    `threads` are the first comments of the pull request's review threads, when the caller's
+    review state query has them already (the App's comments always start their thread)."""
+    if threads is None:
+        threads = repo.review_comments(pull.number)
     # Only the App's own comments count: anyone (another App too) can paste a marker into theirs.
-    ours = [c for c in pull.get_review_comments()
-            if found_in(c.body) and c.user is not None and c.user.login == bot_login]
+    ours = [c for c in threads if found_in(c.body) and c.is_bot and c.login == bot_login]
     # Resolved only when the App's own note ends the body (a suggestion may quote the marker).
     active = {found_in(c.body): c for c in ours if not (c.body or "").rstrip().endswith(RESOLVED_MARKER)}
     fresh = new_comments(result, active)
@@ -36,7 +42,7 @@ def publish_comments(repo, pull, result: ReviewResult, *, head_sha: str, bot_log
         comment = active[fingerprint]
         repo.minimize(comment.node_id)
         note = RESOLVED_NOTE.format(sha=head_sha[:7])
-        comment.edit(clip(comment.body or "", limit=MAX_OUTPUT - len(note.encode("utf-8"))) + note)
+        repo.edit_review_comment(comment.id, clip(comment.body, limit=MAX_OUTPUT - len(note.encode("utf-8"))) + note)
 
 
 def _create_review(repo, pull, head_sha: str, inline: list[InlineComment]) -> None:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ..commands import Kind, parse
+from ..review_query import bodies_by
 from ..config import Permission
 from ..configfile import ConfigError
 from ..jobs import Job
@@ -88,8 +89,7 @@ def _as_sent(comment: dict | None, sent: dict, user: str) -> bool:
 def _recheck(github, where: Command, *, interval: float, now) -> None:
     """At most one review per `interval` seconds per pull request, however many ask for it."""
     written = parse_time(where.comment["created_at"])
-    bodies = [c.body for c in where.repo.issue_comments(where.pull.number)
-              if c.user is not None and c.user.login == github.bot_login()]
+    bodies = bodies_by(where.repo.issue_comments(where.pull.number), github.bot_login())
     earlier = [r for r in records_in(bodies, key=github.record_key, scope=where.scope)
                if r.kind is RecordKind.RECHECK]
     last = parse_time(earlier[-1].at) if earlier else None

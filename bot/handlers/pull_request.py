@@ -5,11 +5,11 @@ import logging
 import time
 from datetime import datetime, timezone
 
-from ..collect import collect
+from ..collect import blob_keys, collect, schema_files
 from ..config import CONFIG_PATH, Config, parse_config
 from ..configfile import ConfigError
 from ..extends import with_base
-from ..github import PULL_FILES_LISTED, Verdict
+from ..github import LOOK_UP, PULL_FILES_LISTED, Verdict
 from ..jobs import Job, Superseded, is_final
 from ..overrides import active, records_in, verdict
 from ..permissions import decide, level
@@ -18,6 +18,7 @@ from ..records import scope_of
 from ..render.escape import code
 from ..render.model import Conclusion
 from ..review import ReviewResult, review
+from ..review_query import ReviewState, bodies_by
 from .target import Target, review_target
 
 log = logging.getLogger("schema_review.review")
@@ -69,15 +70,20 @@ def review_head(github, target: Target, *, now=utc_now, prepared: tuple | None =
     (a /schema-override command): the files are not fetched and checked a second time.
     """
     repo = github.repo(target.installation_id, target.repository)
-    run, before = repo.start_check_run(target.head_sha)
+    check = _Check(repo, target.head_sha)
     try:
         if prepared is not None:
+            run, _before = check.start()
             return _conclude(github, repo, run, target, *prepared)
+        if target.pull_number is not None and target.group_base is None:
+            return _review_pull(github, repo, check, target, now=now)
+        run, before = check.start()
         return _review(github, repo, run, before, target, now=now)
     except Exception as error:
         if not is_final(error):
             raise  # the queue runs the job again; the check stays in progress meanwhile
         # Never leave the check in progress, and never let an error pass the gate.
+        run, before = check.start()
         if isinstance(error, Superseded) and not _failed(before):
             # A newer push is the pull request's head now; this commit is no longer merged.
             repo.complete_check_run(run, conclusion=Conclusion.NEUTRAL.value, title=SUPERSEDED,
@@ -85,6 +91,19 @@ def review_head(github, target: Target, *, now=utc_now, prepared: tuple | None =
         else:
             fail_closed(repo, run, before, reason=type(error).__name__)
         raise
+
+
+class _Check:
+    """The head's check run, set in progress once: by the review state query's knowledge of it,
+    or (before that query, or without it) by looking it up."""
+
+    def __init__(self, repo, head_sha: str):
+        self._repo, self._head_sha, self._started = repo, head_sha, None
+
+    def start(self, known=LOOK_UP) -> tuple:
+        if self._started is None:
+            self._started = self._repo.start_check_run(self._head_sha, known=known)
+        return self._started
 
 
 def _failed(before: Verdict | None) -> bool:
@@ -111,21 +130,31 @@ def fail_closed(repo, run, before: Verdict | None, *, reason: str) -> str:
     return Conclusion.FAILURE.value
 
 
+def config_ref(default_branch: str) -> str:
+    """The default branch by its full ref: a tag named like the branch must not stand in for it."""
+    return f"refs/heads/{default_branch}"
+
+
 def load_config(repo, default_branch: str) -> Config:
-    """The default branch's config: a pull request must not relax its own gate. Read by its
-    full ref: a tag named like the branch must not stand in for it. Raises ConfigError."""
-    return parse_config(repo.file_text(f"refs/heads/{default_branch}", CONFIG_PATH), extend=lambda root: with_base(
+    """The default branch's config: a pull request must not relax its own gate. Raises ConfigError."""
+    return config_from(repo, repo.file_text(config_ref(default_branch), CONFIG_PATH))
+
+
+def config_from(repo, text: str | None) -> Config:
+    return parse_config(text, extend=lambda root: with_base(
         root, owner=repo.owner, name=repo.name, path=CONFIG_PATH,
         read_base=lambda full_name: repo.shared_file_text(full_name, CONFIG_PATH)))
 
 
-def evaluate(repo, pull, config: Config, *, head_sha: str, now=utc_now) -> ReviewResult:
-    listing = repo.changed_files(pull)
+def evaluate(repo, pull, config: Config, *, head_sha: str, now=utc_now, listing=None,
+             prefetched=None) -> ReviewResult:
+    listing = repo.changed_files(pull) if listing is None else listing
     unlisted = None
     if len(listing) >= PULL_FILES_LISTED and pull.changed_files > len(listing):
         unlisted = UNLISTED_PULL.format(listed=len(listing), total=pull.changed_files,
                                         missing=pull.changed_files - len(listing))
-    changes = collect(repo, listing, config, base_sha=pull.base.sha, head_sha=head_sha)
+    changes = collect(repo, listing, config, base_sha=pull.base.sha, head_sha=head_sha,
+                      prefetched=prefetched or {})
     return review(changes, config, now=now(), unlisted=unlisted)
 
 
@@ -137,11 +166,12 @@ def evaluate_group(repo, config: Config, *, base_sha: str, head_sha: str, now=ut
     return review(changes, config, now=now(), unlisted=unlisted)
 
 
-def current_overrides(github, repo, pull, config: Config) -> list:
-    """Accepted overrides recorded in the App's own comments, re-checked against permission."""
-    login = github.bot_login()
-    bodies = [c.body for c in repo.issue_comments(pull.number)
-              if c.user is not None and c.user.type == "Bot" and c.user.login == login]
+def current_overrides(github, repo, pull, config: Config, *, conversation=None) -> list:
+    """Accepted overrides recorded in the App's own comments, re-checked against permission.
+    `conversation` is the pull request's comments when the review state query has them."""
+    if conversation is None:
+        conversation = repo.issue_comments(pull.number)
+    bodies = bodies_by(conversation, github.bot_login())
     cache: dict[str, bool] = {}
 
     def still_allowed(user: str) -> bool:
@@ -156,24 +186,56 @@ def current_overrides(github, repo, pull, config: Config) -> list:
     return active(records_in(bodies, key=github.record_key, scope=scope), still_allowed=still_allowed)
 
 
+def _review_pull(github, repo, check: _Check, target: Target, *, now) -> str:
+    """A pull request's head: the file listing, then one query for everything else it reads."""
+    listing = repo.changed_files(target.pull_number)
+    guess = github.last_config(repo.full_name) or Config()
+    wanted = blob_keys(schema_files(listing, guess), base_sha=target.base_sha, head_sha=target.head_sha)
+    state = repo.review_state(target.pull_number, head_sha=target.head_sha,
+                              config_ref=config_ref(target.default_branch), config_path=CONFIG_PATH,
+                              blobs=wanted)
+    run, before = check.start(known=state.run)
+    if state.pull is None:
+        return _no_pull(repo, run, before)
+    try:
+        config = config_from(repo, state.config.text if state.config else None)
+    except ConfigError as error:
+        return _config_invalid(repo, run, error)
+    github.keep_config(repo.full_name, config)
+    # Blobs fetched for a base that has moved since the event are not the base's: dropped.
+    prefetched = {key: blob for key, blob in state.blobs.items()
+                  if key[0] in (state.pull.base.sha, target.head_sha)}
+    result = evaluate(repo, state.pull, config, head_sha=target.head_sha, now=now, listing=listing,
+                      prefetched=prefetched)
+    return _conclude(github, repo, run, target, state.pull, config, result, state=state)
+
+
+def _no_pull(repo, run, before: Verdict | None) -> str:
+    if _failed(before):
+        return fail_closed(repo, run, before, reason=NO_PULL.lower())
+    repo.complete_check_run(run, conclusion=Conclusion.NEUTRAL.value, title=NO_PULL,
+                            summary=NO_PULL_SUMMARY, text=None, annotations=[])
+    return Conclusion.NEUTRAL.value
+
+
+def _config_invalid(repo, run, error: ConfigError) -> str:
+    repo.complete_check_run(run, conclusion=Conclusion.FAILURE.value,
+                            title=CONFIG_INVALID.format(path=CONFIG_PATH), summary=code(str(error)),
+                            text=None, annotations=[])
+    return Conclusion.FAILURE.value
+
+
 def _review(github, repo, run, before: Verdict | None, target: Target, *, now) -> str:
     number = target.pull_number
     if number is None and target.group_base is None:
         # Check events from forks name no pull request: ask which open one has this head.
         number = repo.pull_for_commit(target.head_sha)
     if number is None and target.group_base is None:
-        if _failed(before):
-            return fail_closed(repo, run, before, reason=NO_PULL.lower())
-        repo.complete_check_run(run, conclusion=Conclusion.NEUTRAL.value, title=NO_PULL,
-                                summary=NO_PULL_SUMMARY, text=None, annotations=[])
-        return Conclusion.NEUTRAL.value
+        return _no_pull(repo, run, before)
     try:
         config = load_config(repo, target.default_branch)
     except ConfigError as error:
-        repo.complete_check_run(run, conclusion=Conclusion.FAILURE.value,
-                                title=CONFIG_INVALID.format(path=CONFIG_PATH), summary=code(str(error)),
-                                text=None, annotations=[])
-        return Conclusion.FAILURE.value
+        return _config_invalid(repo, run, error)
     if target.group_base is not None:
         result = evaluate_group(repo, config, base_sha=target.group_base, head_sha=target.head_sha, now=now)
         # The queued pull request's overrides carry over: its breaking changes are the group's.
@@ -184,19 +246,23 @@ def _review(github, repo, run, before: Verdict | None, target: Target, *, now) -
     return _conclude(github, repo, run, target, pull, config, result)
 
 
-def _conclude(github, repo, run, target: Target, pull, config: Config, result: ReviewResult) -> str:
+def _conclude(github, repo, run, target: Target, pull, config: Config, result: ReviewResult, *,
+              state: ReviewState | None = None) -> str:
     """Apply the overrides, complete the check run, and post what is new (on pull requests:
-    a merge group has no conversation to post in)."""
+    a merge group has no conversation to post in). `state` holds the conversation and the
+    review threads when the review state query read them already."""
     conclusion, title, summary = result.conclusion, result.title, result.summary
     if conclusion is Conclusion.FAILURE and pull is not None:  # only a failure can be overridden
-        overrides = current_overrides(github, repo, pull, config)
+        overrides = current_overrides(github, repo, pull, config,
+                                      conversation=state.conversation if state else None)
         conclusion, title, summary = verdict(result, overrides, conclusion=config.override.conclusion)
     in_group = target.group_base is not None
     repo.complete_check_run(run, conclusion=conclusion.value, title=title, summary=summary,
                             text=result.text or None, annotations=list(result.annotations),
                             actions=[OVERRIDE_ACTION] if conclusion is Conclusion.FAILURE and not in_group else [])
     if not in_group:
-        publish_comments(repo, pull, result, head_sha=target.head_sha, bot_login=github.bot_login())
+        publish_comments(repo, pull, result, head_sha=target.head_sha, bot_login=github.bot_login(),
+                         threads=state.threads if state else None)
     return conclusion.value
 
 

@@ -17,6 +17,9 @@ class Target:
     pull_number: int | None  # None: a check re-run whose payload names no pull request (forks)
     # A merge queue's group: its head is reviewed against this base; pull_number is the queued PR.
     group_base: str | None = None
+    # The base commit the event named (pull_request events): the review state query fetches the
+    # base versions with the head's at once; a base that moved since costs one more query.
+    base_sha: str | None = None
 
 
 def review_target(event: str, payload: dict) -> Target | None:
@@ -25,10 +28,11 @@ def review_target(event: str, payload: dict) -> Target | None:
     repository = payload.get("repository") or {}
     if not installation or not repository.get("full_name"):
         return None
-    group_base = None
+    group_base = base_sha = None
     if event == "pull_request":
         pull = payload.get("pull_request") or {}
         head, number = (pull.get("head") or {}).get("sha"), pull.get("number")
+        base_sha = (pull.get("base") or {}).get("sha")
     elif event == "merge_group":
         group = payload.get("merge_group") or {}
         head, group_base = group.get("head_sha"), group.get("base_sha")
@@ -46,4 +50,5 @@ def review_target(event: str, payload: dict) -> Target | None:
         return None
     return Target(installation_id=int(installation), repository=repository["full_name"],
                   default_branch=repository.get("default_branch") or "main", head_sha=head,
-                  pull_number=number, group_base=group_base)
+                  pull_number=number, group_base=group_base,
+                  base_sha=base_sha if isinstance(base_sha, str) else None)

@@ -26,11 +26,15 @@ NOT_INLINE = ("### Not commented inline\n\nThe diff does not show these lines, s
               "listed here instead of on the code.")
 FILES_HEADER = "### Files\n\n| File | Format | Compatibility | Result |\n|---|---|---|---|"
 NOTES = "### Notes"
+ANNOTATED = ("_The first {count} findings, errors first, are annotated on the lines; the table "
+             "above lists every one._")
 NO_FINDINGS = "no findings"
 NOT_REVIEWED_BECAUSE = "not reviewed: {problem}"
 REMOVED_FROM = "Removed from line {line} of the base version. "
 UNKNOWN_FORMAT = "—"
 FORMAT_NAMES = {Format.AVRO: "Avro", Format.PROTOBUF: "Protobuf", Format.JSONSCHEMA: "JSON Schema"}
+# GitHub takes 50 annotations per request; more would cost a request per 50 on every review.
+MAX_ANNOTATIONS = 50
 MAX_ANNOTATION_TITLE = 255
 MAX_ANNOTATION_TEXT = 64 * 1024
 
@@ -80,6 +84,8 @@ def summary(files: Sequence[FileReview], *, not_inline: Sequence[tuple[FileRevie
         blocks += [f"\n#### {code(_where(file, finding))}\n\n" + comments.body(finding, file=file)
                    for file, finding in not_inline]
     blocks += ["", FILES_HEADER, *(_file_row(file) for file in files)]
+    if len(_annotatable(files)) > MAX_ANNOTATIONS:
+        blocks += ["", ANNOTATED.format(count=MAX_ANNOTATIONS)]
     all_notes = [*notes, *(note for file in files for note in file.notes)]
     if all_notes:
         blocks += ["", NOTES, "", *(f"- {prose(note)}" for note in dict.fromkeys(all_notes))]
@@ -96,16 +102,18 @@ def text(files: Sequence[FileReview]) -> str:
     return fit(blocks)
 
 
-def annotations(files: Sequence[FileReview]) -> list[dict]:
-    """Check-run annotations for every finding that has a line in the head version."""
-    out = []
-    for file in files:
-        if file.removed or file.format is None:
-            continue  # the head commit has no such file to annotate, or it was never listed
-        for finding in file.findings:
-            if not file.from_older_version(finding):
-                out.append(_annotation(file, finding))
-    return out
+def annotations(files: Sequence[FileReview], *, limit: int = MAX_ANNOTATIONS) -> list[dict]:
+    """Check-run annotations for the findings that have a line in the head version: errors
+    first, at most `limit` (one request's worth; the summary table lists every finding)."""
+    order = list(Severity)  # error, warning, info; sorted() is stable: file order within each
+    chosen = sorted(_annotatable(files), key=lambda pair: order.index(pair[1].severity))[:limit]
+    return [_annotation(file, finding) for file, finding in chosen]
+
+
+def _annotatable(files: Sequence[FileReview]) -> list[tuple[FileReview, Finding]]:
+    """Findings with a line in the head version (a removed or unlisted file has none)."""
+    return [(file, finding) for file in files if not (file.removed or file.format is None)
+            for finding in file.findings if not file.from_older_version(finding)]
 
 
 def head_location(file: FileReview, finding: Finding) -> tuple[int, str]:

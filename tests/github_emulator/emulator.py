@@ -12,7 +12,7 @@ from . import spec as spec_module
 from . import webhooks
 from .faults import Fault, Faults
 from .inspection import Inspection
-from .records import CheckRun, Delivery, IssueComment, Permission
+from .records import CheckRun, Delivery, IssueComment, Permission, ReviewComment
 from .repos import PullRequest, Repo
 from .server import create_app
 from .state import State
@@ -139,6 +139,15 @@ class GitHubEmulator(Inspection):
                         state: str = "active") -> None:
         self.state.team_members[(org.lower(), team_slug.lower(), username.lower())] = {
             "role": role, "state": state}
+
+    def add_review_thread(self, pull: PullRequest, body: str, path: str, *, user: str = "octocat") -> ReviewComment:
+        """A file-level review comment someone else started (a new thread) on the pull request."""
+        with self.state.lock:
+            now = self.state.now()
+            item = ReviewComment(self.state.next_id(), pull.repo.full_name, pull.number, 0, user, body,
+                                 path, pull.head_sha, now, now, subject_type="file", user_type="User")
+            self.state.review_comments[item.id] = item
+            return item
 
     def add_issue_comment(self, pull: PullRequest, body: str, *, user: str = "octocat",
                           user_type: str = "User") -> IssueComment:

@@ -1,8 +1,11 @@
-"""The slice of GitHub's GraphQL API the bot uses: batched blob reads and minimizeComment."""
+"""The slice of GitHub's GraphQL API the bot uses: one query for a pull request's review state
+(the pull request, its conversation and review threads, the head's check runs, blobs), and
+minimizeComment. Field names and types follow GitHub's public schema."""
 from __future__ import annotations
 
 from graphql import GraphQLError, build_schema, graphql_sync
 
+from . import review_state
 from .ops import Ctx
 
 # GitHub cuts Blob.text somewhere around 512 KB and says so with isTruncated (the exact limit
@@ -15,7 +18,49 @@ NODE_NOT_FOUND = "Could not resolve to a node with the global id of '{id}'."
 
 SDL = """
 scalar GitObjectID
+scalar DateTime
 interface Node { id: ID! }
+interface Actor { login: String! }
+type User implements Actor & Node { id: ID! login: String! }
+type Bot implements Actor & Node { id: ID! login: String! }
+type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
+type IssueCommentConnection { totalCount: Int! pageInfo: PageInfo! nodes: [IssueComment] }
+type PullRequestReviewCommentConnection {
+  totalCount: Int! pageInfo: PageInfo! nodes: [PullRequestReviewComment]
+}
+type PullRequestReviewThread implements Node {
+  id: ID!
+  comments(first: Int, last: Int, after: String, before: String): PullRequestReviewCommentConnection!
+}
+type PullRequestReviewThreadConnection {
+  totalCount: Int! pageInfo: PageInfo! nodes: [PullRequestReviewThread]
+}
+enum PullRequestState { OPEN CLOSED MERGED }
+type PullRequest implements Node {
+  id: ID! number: Int! state: PullRequestState! title: String!
+  headRefOid: GitObjectID! baseRefOid: GitObjectID! headRefName: String! baseRefName: String!
+  changedFiles: Int! author: Actor
+  comments(first: Int, last: Int, after: String, before: String): IssueCommentConnection!
+  reviewThreads(first: Int, last: Int, after: String, before: String): PullRequestReviewThreadConnection!
+}
+enum CheckStatusState { REQUESTED QUEUED IN_PROGRESS COMPLETED WAITING PENDING }
+enum CheckConclusionState {
+  ACTION_REQUIRED TIMED_OUT CANCELLED FAILURE SUCCESS NEUTRAL SKIPPED STARTUP_FAILURE STALE
+}
+enum CheckRunType { ALL LATEST }
+input CheckSuiteFilter { appId: Int checkName: String }
+input CheckRunFilter { checkType: CheckRunType appId: Int checkName: String status: CheckStatusState }
+type App implements Node { id: ID! databaseId: Int slug: String! }
+type CheckRun implements Node {
+  id: ID! databaseId: Int name: String! status: CheckStatusState! conclusion: CheckConclusionState
+  title: String summary: String text: String
+}
+type CheckRunConnection { totalCount: Int! pageInfo: PageInfo! nodes: [CheckRun] }
+type CheckSuite implements Node {
+  id: ID! app: App
+  checkRuns(first: Int, last: Int, after: String, before: String, filterBy: CheckRunFilter): CheckRunConnection
+}
+type CheckSuiteConnection { totalCount: Int! pageInfo: PageInfo! nodes: [CheckSuite] }
 interface GitObject { id: ID! oid: GitObjectID! abbreviatedOid: String! }
 type Blob implements Node & GitObject {
   id: ID! oid: GitObjectID! abbreviatedOid: String!
@@ -24,19 +69,21 @@ type Blob implements Node & GitObject {
 type Tree implements Node & GitObject { id: ID! oid: GitObjectID! abbreviatedOid: String! }
 type Commit implements Node & GitObject {
   id: ID! oid: GitObjectID! abbreviatedOid: String! message: String!
+  checkSuites(first: Int, last: Int, after: String, before: String, filterBy: CheckSuiteFilter): CheckSuiteConnection
 }
 type Repository implements Node {
   id: ID! name: String! nameWithOwner: String!
   object(expression: String, oid: GitObjectID): GitObject
+  pullRequest(number: Int!): PullRequest
 }
 interface Minimizable { isMinimized: Boolean! minimizedReason: String viewerCanMinimize: Boolean! }
 type PullRequestReviewComment implements Node & Minimizable {
   id: ID! databaseId: Int body: String! isMinimized: Boolean! minimizedReason: String
-  viewerCanMinimize: Boolean!
+  viewerCanMinimize: Boolean! author: Actor createdAt: DateTime! path: String!
 }
 type IssueComment implements Node & Minimizable {
   id: ID! databaseId: Int body: String! isMinimized: Boolean! minimizedReason: String
-  viewerCanMinimize: Boolean!
+  viewerCanMinimize: Boolean! author: Actor createdAt: DateTime!
 }
 type RateLimit { cost: Int! limit: Int! remaining: Int! used: Int! resetAt: String! nodeCount: Int! }
 type Query {
@@ -66,7 +113,7 @@ def _typename(value, *_):
 
 def _build():
     schema = build_schema(SDL)
-    for name in ("Node", "GitObject", "Minimizable"):
+    for name in ("Node", "GitObject", "Minimizable", "Actor"):
         schema.get_type(name).resolve_type = _typename
     query, mutation = schema.query_type.fields, schema.mutation_type.fields
     query["repository"].resolve = _repository
@@ -75,6 +122,12 @@ def _build():
         "cost": 1, "limit": 5000, "remaining": info.context.state.rate_remaining,
         "used": 5000 - info.context.state.rate_remaining, "resetAt": "2030-01-01T00:00:00Z", "nodeCount": 0}
     schema.get_type("Repository").fields["object"].resolve = _object
+    schema.get_type("Repository").fields["pullRequest"].resolve = review_state.pull_request
+    schema.get_type("PullRequest").fields["comments"].resolve = review_state.conversation
+    schema.get_type("PullRequest").fields["reviewThreads"].resolve = review_state.threads
+    schema.get_type("PullRequestReviewThread").fields["comments"].resolve = review_state.thread_comments
+    schema.get_type("Commit").fields["checkSuites"].resolve = review_state.check_suites
+    schema.get_type("CheckSuite").fields["checkRuns"].resolve = review_state.check_runs
     mutation["minimizeComment"].resolve = _minimize
     mutation["unminimizeComment"].resolve = _unminimize
     return schema
@@ -97,7 +150,8 @@ def _object(parent, info, expression=None, oid=None):
         return None
     if not path:
         return {"__typename": "Commit", "id": f"C_emu{commit}", "oid": commit,
-                "abbreviatedOid": commit[:7], "message": git.info(commit).message}
+                "abbreviatedOid": commit[:7], "message": git.info(commit).message,
+                "_repo": parent["_repo"]}
     entry = git.entry(commit, path)
     if entry is None:
         return None
@@ -116,9 +170,7 @@ def _comment(ctx: Ctx, node_id: str):
                         ("IssueComment", ctx.state.issue_comments)):
         for item in store.values():
             if item.node_id == node_id:
-                return {"__typename": kind, "id": node_id, "databaseId": item.id, "body": item.body,
-                        "isMinimized": item.is_minimized, "minimizedReason": item.minimized_reason,
-                        "viewerCanMinimize": True, "_item": item}
+                return review_state.comment(kind, item)
     raise NotFound(NODE_NOT_FOUND.format(id=node_id))
 
 

@@ -26,7 +26,13 @@ REQUIRED = {
     "shared_file": ("contents", "read"),  # GET /repos/{o}/{r} (metadata) + a blob of another installed repo
     "history": ("contents", "read"),
     "find_check_run": ("checks", "read"),
-    "complete_check_run": ("checks", "write"),
+    "create_check_run": ("checks", "write"),
+    "edit_check_run": ("checks", "write"),
+    # One GraphQL query: the pull request, its comments and review threads, the head's check
+    # runs, the config and schema blobs.
+    "review_state": ("pull_requests", "read"),
+    "review_comments": ("pull_requests", "read"),
+    "edit_review_comment": ("pull_requests", "write"),
     "create_review": ("pull_requests", "write"),
     "create_file_comment": ("pull_requests", "write"),
     "issue_comments": ("issues", "read"),
