@@ -1,4 +1,4 @@
-"""GitHub API calls and webhook-to-verdict time of one review, for 1 and for 20 schema files.
+"""GitHub API calls, webhook-to-verdict time and where the time went, of one review per size.
 
 Runs the real App under gunicorn against the local GitHub emulator (loopback only).
 Usage: python bench/review_calls.py [--files 1 20 120]
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import json
 import sys
 import tempfile
 import time
@@ -22,7 +23,18 @@ BASE = '{\n  "type": "record",\n  "name": "E",\n  "fields": [\n    {"name": "id"
 HEAD = BASE.replace('"string"}\n', '"string"},\n    {"name": "level", "type": "int"}\n')
 
 
-def measure(emulator: GitHubEmulator, url: str, files: int, *, name: str) -> dict:
+def stages(log: Path, repository: str) -> dict:
+    """The stage timings of the App's last "reviewed" log line for `repository`."""
+    found = {}
+    for line in log.read_text(errors="replace").splitlines():
+        if line.startswith("{") and '"reviewed"' in line:
+            entry = json.loads(line)
+            if entry.get("repository") == repository:
+                found = entry.get("stages") or {}
+    return found
+
+
+def measure(emulator: GitHubEmulator, url: str, files: int, *, name: str, log: Path) -> dict:
     repo = emulator.create_repo("bench", name, {f"s/f{i}.avsc": BASE for i in range(files)})
     repo.commit("feature", {f"s/f{i}.avsc": HEAD for i in range(files)}, "Add level", base="main")
     pull = emulator.open_pull("bench", repo.name, "feature", "main", "Add level")
@@ -43,7 +55,8 @@ def measure(emulator: GitHubEmulator, url: str, files: int, *, name: str) -> dic
     done_seconds = quiet - started
     by_operation = collections.Counter(c.operation for c in emulator.calls)
     return {"files": files, "calls": len(emulator.calls), "verdict_s": round(verdict_seconds, 3),
-            "all_posted_s": round(done_seconds, 3), "by_operation": dict(by_operation)}
+            "all_posted_s": round(done_seconds, 3), "by_operation": dict(by_operation),
+            "stages": stages(log, repo.full_name)}
 
 
 def main() -> int:
@@ -51,14 +64,16 @@ def main() -> int:
     parser.add_argument("--files", type=int, nargs="+", default=[1, 20])
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, GitHubEmulator(Path(tmp)) as emulator:
-        server, url = gunicorn(app_env(emulator, Path(tmp)), Path(tmp) / "gunicorn.log")
+        log = Path(tmp) / "gunicorn.log"
+        server, url = gunicorn(app_env(emulator, Path(tmp)), log)
         try:
-            measure(emulator, url, 1, name="warm-up")  # token, imports, the App's first request
+            measure(emulator, url, 1, name="warm-up", log=log)  # token, imports, the first request
             for files in args.files:
-                row = measure(emulator, url, files, name=f"files-{files}")
+                row = measure(emulator, url, files, name=f"files-{files}", log=log)
                 print(f"{row['files']:>4} files: {row['calls']:>3} API calls, verdict after "
                       f"{row['verdict_s']}s, review posted after {row['all_posted_s']}s")
                 print("      " + ", ".join(f"{op}={n}" for op, n in sorted(row["by_operation"].items())))
+                print("      stages (ms): " + ", ".join(f"{k} {v}" for k, v in row["stages"].items()))
         finally:
             server.stop()
     return 0

@@ -9,7 +9,8 @@ import sys
 # Extra attributes worth keeping; anything else a caller attaches is dropped, so a token
 # passed by mistake in `extra=` never reaches the log.
 FIELDS = ("delivery", "event", "repository", "work", "reason", "pull", "sha", "conclusion",
-          "duration_ms", "calls", "status", "outcome", "retries", "wait", "workers", "count", "owner")
+          "duration_ms", "calls", "status", "outcome", "retries", "wait", "workers", "count", "owner",
+          "stages")
 # What a credential looks like: GitHub tokens (installation, personal, OAuth, refresh), a JWT
 # (the App's), a PEM block, and an Authorization header value. Masked wherever they appear.
 SECRET = re.compile(

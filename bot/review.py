@@ -17,6 +17,7 @@ from .diff_lines import parse_patch
 from .fingerprint import fingerprint
 from .render import check_run
 from .render.comments import place
+from .stages import stage
 from .render.model import Comment, Conclusion, FileComment, FileReview, InlineComment
 
 __all__ = ["FileStatus", "FileChange", "ReviewResult", "review", "new_comments",
@@ -99,6 +100,23 @@ def review(changes: Iterable[FileChange], config: Config, *, now: datetime,
     were not reviewed, which fails the check like any unreviewed file.
     """
     files: list[FileReview] = []
+    with stage("rules"):
+        files += _reviewed(changes, config, now=now)
+    if unlisted:
+        files.append(FileReview(path=UNLISTED_PATH, format=None, mode=config.compatibility.mode,
+                                findings=(_not_reviewed(UNLISTED_PATH, unlisted),), problem=unlisted))
+    with stage("render"):
+        comments, not_inline, fingerprints = _place(files)
+        return ReviewResult(conclusion=_conclusion(files), title=check_run.title(files),
+                            summary=check_run.summary(files, not_inline=not_inline),
+                            text=check_run.text(files),
+                            annotations=tuple(check_run.annotations(files)),
+                            comments=tuple(comments), fingerprints=frozenset(fingerprints),
+                            files=tuple(files))
+
+
+def _reviewed(changes: Iterable[FileChange], config: Config, *, now: datetime) -> list[FileReview]:
+    files: list[FileReview] = []
     for change in changes:
         classified = config.classify(change.path)
         if classified is None and change.previous_path:
@@ -111,16 +129,7 @@ def review(changes: Iterable[FileChange], config: Config, *, now: datetime,
             files.append(_file(change, classified, problem=OVER_LIMIT.format(limit=config.max_files)))
         else:
             files.append(_review_file(change, classified, config, now=now))
-    if unlisted:
-        files.append(FileReview(path=UNLISTED_PATH, format=None, mode=config.compatibility.mode,
-                                findings=(_not_reviewed(UNLISTED_PATH, unlisted),), problem=unlisted))
-    comments, not_inline, fingerprints = _place(files)
-    return ReviewResult(conclusion=_conclusion(files), title=check_run.title(files),
-                        summary=check_run.summary(files, not_inline=not_inline),
-                        text=check_run.text(files),
-                        annotations=tuple(check_run.annotations(files)),
-                        comments=tuple(comments), fingerprints=frozenset(fingerprints),
-                        files=tuple(files))
+    return files
 
 
 def new_comments(result: ReviewResult, already_posted: Iterable[str]) -> list[Comment]:

@@ -15,6 +15,7 @@ from ..overrides import active, records_in, verdict
 from ..permissions import decide, level
 from ..publish import publish_comments
 from ..records import scope_of
+from ..stages import recording, stage
 from ..render.escape import code
 from ..render.model import Conclusion
 from ..review import ReviewResult, review
@@ -57,10 +58,12 @@ def handle_review(job: Job, *, github, now=utc_now) -> None:
         log.warning("payload lacks installation, repository or head", extra={"delivery": job.delivery_id})
         return
     started = time.monotonic()
-    conclusion = review_head(github, target, now=now)
+    with recording() as stages:
+        conclusion = review_head(github, target, now=now)
     log.info("reviewed", extra={"delivery": job.delivery_id, "repository": target.repository,
                                 "sha": target.head_sha, "conclusion": conclusion,
-                                "duration_ms": round((time.monotonic() - started) * 1000)})
+                                "duration_ms": round((time.monotonic() - started) * 1000),
+                                "stages": stages})
 
 
 def review_head(github, target: Target, *, now=utc_now, prepared: tuple | None = None) -> str:
@@ -153,8 +156,9 @@ def evaluate(repo, pull, config: Config, *, head_sha: str, now=utc_now, listing=
     if len(listing) >= PULL_FILES_LISTED and pull.changed_files > len(listing):
         unlisted = UNLISTED_PULL.format(listed=len(listing), total=pull.changed_files,
                                         missing=pull.changed_files - len(listing))
-    changes = collect(repo, listing, config, base_sha=pull.base.sha, head_sha=head_sha,
-                      prefetched=prefetched or {})
+    with stage("fetch"):
+        changes = collect(repo, listing, config, base_sha=pull.base.sha, head_sha=head_sha,
+                          prefetched=prefetched or {})
     return review(changes, config, now=now(), unlisted=unlisted)
 
 
@@ -188,12 +192,14 @@ def current_overrides(github, repo, pull, config: Config, *, conversation=None) 
 
 def _review_pull(github, repo, check: _Check, target: Target, *, now) -> str:
     """A pull request's head: the file listing, then one query for everything else it reads."""
-    listing = repo.changed_files(target.pull_number)
+    with stage("listing"):
+        listing = repo.changed_files(target.pull_number)
     guess = github.last_config(repo.full_name) or Config()
     wanted = blob_keys(schema_files(listing, guess), base_sha=target.base_sha, head_sha=target.head_sha)
-    state = repo.review_state(target.pull_number, head_sha=target.head_sha,
-                              config_ref=config_ref(target.default_branch), config_path=CONFIG_PATH,
-                              blobs=wanted)
+    with stage("read"):
+        state = repo.review_state(target.pull_number, head_sha=target.head_sha,
+                                  config_ref=config_ref(target.default_branch), config_path=CONFIG_PATH,
+                                  blobs=wanted)
     run, before = check.start(known=state.run)
     if state.pull is None:
         return _no_pull(repo, run, before)
@@ -257,6 +263,13 @@ def _conclude(github, repo, run, target: Target, pull, config: Config, result: R
                                       conversation=state.conversation if state else None)
         conclusion, title, summary = verdict(result, overrides, conclusion=config.override.conclusion)
     in_group = target.group_base is not None
+    with stage("publish"):
+        return _publish(github, repo, run, target, pull, result, conclusion, title, summary,
+                        in_group=in_group, state=state)
+
+
+def _publish(github, repo, run, target: Target, pull, result: ReviewResult, conclusion: Conclusion,
+             title: str, summary: str, *, in_group: bool, state: ReviewState | None) -> str:
     repo.complete_check_run(run, conclusion=conclusion.value, title=title, summary=summary,
                             text=result.text or None, annotations=list(result.annotations),
                             actions=[OVERRIDE_ACTION] if conclusion is Conclusion.FAILURE and not in_group else [])

@@ -55,6 +55,11 @@ class GitStore:
         self.path = Path(path)
         self.path.mkdir(parents=True, exist_ok=True)
         self.run("init", "--bare", "--quiet")
+        # Commits and blobs never change: their trees and contents are read from git once
+        # (a 300-file review asks for 600 blobs; a git process each would dominate the run).
+        self._trees: dict[str, dict[str, TreeEntry]] = {}
+        self._blobs: dict[str, bytes] = {}
+        self._commits: set[str] = set()
 
     def run(self, *args: str, stdin: bytes | None = None, env: dict | None = None,
             check: bool = True) -> bytes:
@@ -71,8 +76,13 @@ class GitStore:
 
     def resolve(self, ref: str) -> str | None:
         """The commit sha a branch name, tag or (abbreviated) sha points at, or None."""
+        if ref in self._commits:
+            return ref
         out = self.run("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", check=False)
-        return out.decode().strip() or None
+        sha = out.decode().strip() or None
+        if sha is not None and sha == ref:  # a full sha names the same commit forever
+            self._commits.add(sha)
+        return sha
 
     def branch_sha(self, branch: str) -> str | None:
         out = self.run("rev-parse", "--verify", "--quiet", f"refs/heads/{branch}", check=False)
@@ -123,7 +133,9 @@ class GitStore:
         return entry.sha, self.blob(entry.sha)
 
     def blob(self, sha: str) -> bytes:
-        return self.run("cat-file", "blob", sha)
+        if sha not in self._blobs:
+            self._blobs[sha] = self.run("cat-file", "blob", sha)
+        return self._blobs[sha]
 
     def object_type(self, sha: str) -> str | None:
         out = self.run("cat-file", "-t", sha, check=False).decode().strip()
@@ -133,6 +145,10 @@ class GitStore:
         path = path.strip("/")
         if not path:
             return None
+        if ref in self._commits:  # a commit's whole tree, listed once
+            if ref not in self._trees:
+                self._trees[ref] = {e.path: e for e in self.list_tree(ref, recursive=True)}
+            return self._trees[ref].get(path)
         out = self.run("ls-tree", "-z", "--long", ref, "--", path, check=False).decode()
         for item in filter(None, out.split("\0")):
             entry = _tree_entry(item)
