@@ -1,0 +1,1 @@
+"""Differential runs on real schema histories: extraction, comparison with peers, the sample."""
