@@ -32,7 +32,24 @@ def _peer(row: dict) -> set[str]:
     return set((row["peer"] or {}).get("rules") or ())
 
 
-ADJUDICATIONS: list[Adjudication] = []
+def _format(row: dict, fmt: str) -> bool:
+    return row["format"] == fmt
+
+
+ADJUDICATIONS: list[Adjudication] = [
+    Adjudication(
+        "protobuf: a deleted message is an error under buf's wire categories", PEER, True,
+        "Deleting a message type changes no encoded byte: every field that used it was changed "
+        "or deleted too, and those changes are judged on their own. What breaks is generated "
+        "code and `Any` type URLs, which buf checks in its FILE and PACKAGE categories "
+        "(MESSAGE_NO_DELETE, PACKAGE_MESSAGE_NO_DELETE), not in WIRE or WIRE_JSON. Under "
+        "WIRE/WIRE_JSON PROTO_MESSAGE_DELETED should be silent (or a warning); under FILE or "
+        "PACKAGE an error. Minimal pair: old `message A {} message B {}`, new `message A {}`: "
+        "expected compatible under WIRE and WIRE_JSON, breaking under FILE/PACKAGE. "
+        "For the rules/protobuf categories work (issue 9 (b)).",
+        lambda row: _format(row, "protobuf") and row["ours"]["compatible"] is False
+        and row["peer"]["compatible"] is True and _ours(row) == {"PROTO_MESSAGE_DELETED"}),
+]
 
 UNADJUDICATED = Adjudication("unadjudicated", "?", False, "not adjudicated yet", lambda row: True)
 

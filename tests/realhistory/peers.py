@@ -1,6 +1,7 @@
 """The reference tools' verdicts on one pair: `buf breaking` for protobuf, Apache Avro's checker."""
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -59,7 +60,13 @@ def buf(old_root: Path, new_root: Path, file: str, category: str, *, cache: Path
                                         if v.get("type") == "COMPILE")[:300])
     if run.returncode == 0:
         return Verdict(True)
-    if run.returncode == BREAKING and violations:
+    # Only what this file's own types see: a change in an imported type that none of the
+    # file's fields uses is the other file's change (its own pair reports it).
+    seen = reachable(old_root, file) | reachable(new_root, file)
+    violations = [v for v in violations if _concerns(v, file, seen)]
+    if run.returncode == BREAKING and not violations:
+        return Verdict(True)
+    if run.returncode == BREAKING:
         return Verdict(False, tuple(sorted({v["type"] for v in violations})),
                        tuple(v["message"] for v in violations))
     return Verdict(None, error=(run.stderr or run.stdout).strip().splitlines()[-1][:300]
@@ -80,6 +87,62 @@ def closure(root: Path, file: str) -> list[str]:
         seen.append(name)
         todo += IMPORT.findall((root / name).read_text(encoding="utf-8", errors="replace"))
     return seen
+
+
+TYPE_NAMED = re.compile(r'on (?:message|enum) "([^"]+)"')
+
+
+def _concerns(violation: dict, file: str, seen: set[tuple[str, str]]) -> bool:
+    where = violation.get("path", "").rpartition("/new/")[2]
+    if where == file:
+        return True
+    named = TYPE_NAMED.search(violation.get("message", ""))
+    return bool(named) and (where, named.group(1)) in seen
+
+
+@functools.lru_cache(maxsize=4096)
+def reachable(root: Path, file: str) -> frozenset[tuple[str, str]]:
+    """(defining file, package-less name) of every type the file's messages use through their
+    fields, transitively: what our engine follows into imports. Empty if protoc fails."""
+    from google.protobuf import descriptor_pb2
+    from grpc_tools import protoc
+
+    with tempfile.TemporaryDirectory(prefix="reach-") as scratch:
+        out = Path(scratch, "set.pb")
+        wkt = Path(protoc.__file__).parent / "_proto"
+        run = subprocess.run([sys.executable, "-m", "grpc_tools.protoc", f"-I{root}", f"-I{wkt}",
+                              "--include_imports", f"--descriptor_set_out={out}", file],
+                             capture_output=True, timeout=BUF_TIMEOUT)
+        if run.returncode != 0:
+            return frozenset()
+        files = descriptor_pb2.FileDescriptorSet.FromString(out.read_bytes()).file
+    where: dict[str, tuple[str, str]] = {}  # full name -> (file, package-less name)
+    fields: dict[str, list[str]] = {}  # full name -> referenced full names
+
+    def index(proto, prefix: str, messages, enums) -> None:
+        for enum in enums:
+            where[f"{prefix}.{enum.name}".lstrip(".")] = (proto.name, "")
+        for message in messages:
+            full = f"{prefix}.{message.name}".lstrip(".")
+            where[full] = (proto.name, "")
+            fields[full] = [f.type_name.lstrip(".") for f in message.field if f.type_name]
+            index(proto, full, message.nested_type, message.enum_type)
+
+    for proto in files:
+        index(proto, proto.package, proto.message_type, proto.enum_type)
+        package = proto.package + "." if proto.package else ""
+        for full, (name, _) in list(where.items()):
+            if name == proto.name:
+                where[full] = (name, full[len(package):])
+    todo = [full for full, (name, _) in where.items() if name == file]
+    seen: set[str] = set()
+    while todo:
+        full = todo.pop()
+        if full in seen or full not in where:
+            continue
+        seen.add(full)
+        todo += fields.get(full, [])
+    return frozenset(where[full] for full in seen)
 
 
 def avro(old: Path, new: Path, mode: str) -> Verdict:
