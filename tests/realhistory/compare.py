@@ -65,7 +65,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--format", action="append", choices=sorted(RUNS),
                         help="only these formats (default: all)")
+    parser.add_argument("--rerender", action="store_true",
+                        help="re-adjudicate OUT/results.jsonl and rewrite the report, running nothing")
     args = parser.parse_args(argv)
+    if args.rerender:
+        return _rerender(args)
     pairs = [json.loads(line) for line in (args.pairs / "pairs.jsonl").read_text().splitlines()]
     pairs = [p for p in pairs if not args.format or p["format"] in args.format]
     started = time.monotonic()
@@ -78,14 +82,32 @@ def main(argv: list[str] | None = None) -> int:
     with open(args.pairs / "results.jsonl", "w", encoding="utf-8") as handle:
         for row in rows:
             handle.write(json.dumps(row) + "\n")
+    shown = sys.argv[1:] if argv is None else list(argv)
+    (args.pairs / "run.json").write_text(json.dumps({"seconds": seconds, "argv": shown}))
     args.report.parent.mkdir(parents=True, exist_ok=True)
-    args.report.write_text(render(rows, seconds=seconds, argv=sys.argv[1:] if argv is None
-                                  else list(argv)), encoding="utf-8")
+    args.report.write_text(render(rows, seconds=seconds, argv=shown), encoding="utf-8")
     counts = Counter((r["format"], r["run"], r["outcome"]) for r in rows)
     for key, count in sorted(counts.items()):
         print(*key, count, file=sys.stderr)
     print(f"{len(rows)} runs on {len(pairs)} pairs in {seconds:.0f} s; report: {args.report}",
           file=sys.stderr)
+    return 0
+
+
+def _rerender(args: argparse.Namespace) -> int:
+    """The adjudication table changed: apply it to the stored rows (the run's time is kept)."""
+    lines = (args.pairs / "results.jsonl").read_text().splitlines()
+    rows = [json.loads(line) for line in lines]
+    for row in rows:
+        if row["outcome"] in ("disagree", "ours-unusable"):
+            row["adjudication"] = adjudicate(row)
+    args.report.parent.mkdir(parents=True, exist_ok=True)
+    seconds = float(json.loads((args.pairs / "run.json").read_text())["seconds"])
+    argv = json.loads((args.pairs / "run.json").read_text())["argv"]
+    with open(args.pairs / "results.jsonl", "w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(json.dumps(row) + "\n")
+    args.report.write_text(render(rows, seconds=seconds, argv=argv), encoding="utf-8")
     return 0
 
 

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
+from .adjudications import json_check
+
 PEER = {"protobuf": "buf breaking 1.75 (category)", "avro": "Apache Avro 1.12 checker (mode)",
         "jsonschema": "none (our verdicts only; mode)"}
 JUDGED = ("agree", "disagree", "ours-unusable")
@@ -61,7 +63,7 @@ def _disagreements(rows: list[dict]) -> list[str]:
         return out + ["None.", ""]
     for key, members in sorted(kinds.items(), key=lambda item: -len(item[1])):
         verdict = members[0]["adjudication"]
-        bug = " **Our bug.**" if verdict["our_bug"] else ""
+        bug = " **Ours to fix.**" if verdict["our_bug"] else ""
         out += [f"### {key}: {len(members)} run(s); right: {verdict['right']}.{bug}", "",
                 verdict["why"], "", "| pair | run | ours | peer |", "|---|---|---|---|"]
         for row in members:
@@ -106,5 +108,12 @@ def _jsonschema(rows: list[dict]) -> list[str]:
                    f"{sum(r['ours']['error'].startswith('CRASH') for r in each)} |")
     rules = Counter(rule for r in members if r["run"] == "full" for rule in r["ours"]["rules"])
     out += ["", "Error rules behind the `full` incompatible verdicts (pairs per rule): " +
-            ", ".join(f"{rule} {count}" for rule, count in rules.most_common()) + ".", ""]
-    return out
+            ", ".join(f"{rule} {count}" for rule, count in rules.most_common()) + ".", "",
+            "### Every backward verdict other than compatible, checked by hand", "",
+            "| pair | ours | hand check | why |", "|---|---|---|---|"]
+    for row in members:
+        if row["run"] == "backward" and row["ours"]["compatible"] is not True:
+            right, why = json_check(row)
+            mine = ", ".join(row["ours"]["rules"]) or row["ours"]["error"]
+            out.append(f"| {_short(row)} | {_cell(mine)} | {right} | {_cell(why)} |")
+    return out + [""]
