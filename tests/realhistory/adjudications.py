@@ -115,6 +115,100 @@ for _file in ("schemas/glean/events/events.2.schema.json",
         "demote this to a warning; rare, so noted rather than fixed.")
 
 
+WITNESS = "ours right (witness)"
+_SS = "src/schemas/json/"
+JSON_CHECKS.update({
+    # SchemaStore: a "witness" is an instance that jsonschema (the library) validates against
+    # OLD and rejects against NEW, found by `python -m rules check --examples`.
+    (_SS + "abc-supply-plan-2.0.0.json", "221dafc1", "013a2a96"): (
+        WITNESS, 'the `$schema` const moved to www.schemastore.org: an old file naming the old '
+        'URL fails NEW.'),
+    (_SS + "apibuilder.json", "aaf797fe", "71d13bdf"): (
+        WITNESS, '`{"name": "x", "annotations": ["x"]}`: annotations went from array to object.'),
+    (_SS + "claude-code-keybindings.json", "cfd4af80", "2f74efc3"): (
+        WITNESS, '`{"bindings": [{"context": "Doctor", "bindings": {}}]}`: context "Doctor" '
+        'was removed.'),
+    (_SS + "dependabot.json", "d06a5c87", "aae26627"): (
+        WITNESS, '`allowed_updates: [{}]` now needs minProperties 1 (and version became the '
+        'const 1).'),
+    (_SS + "gcp-blueprint-metadata.json", "0a060bf1", "875dabd7"): (
+        WITNESS, '`{"spec": {}, "metadata": {"namespace": "x"}}`: namespace was removed from a '
+        'closed object.'),
+    (_SS + "ksp-ckan-1.16.json", "7f78d5f5", "2959da79"): (
+        WITNESS, 'install directives now require `file` and exclude others (and identifier '
+        'patterns changed).'),
+    (_SS + "dart-build.json", "7244add3", "3751e614"): (
+        "ours right", 'applies_builders items went from `^(?:\\w*\\|)?\\w+$` to '
+        '`^(?:\\w*:)?\\w+$`: an old `"a|b"` fails NEW (checked with jsonschema).'),
+    (_SS + "uv.json", "ba06047c", "21e21451"): (
+        "ours right", 'a root `not` now forbids `preview` together with `preview-features`: an '
+        'old file holding both fails NEW.'),
+    (_SS + "band-manifest.json", "d06a5c87", "f17c2b8b"): (
+        "ours right (on the letter)", 'page items gained `"type": "object"`: a non-object item '
+        'that OLD accepted fails NEW (no real manifest holds one).'),
+    (_SS + "azure-iot-edgehub-deployment-1.2.json", "3024de5c", "257c8034"): (
+        "likely right (not checked with an instance)", 'patternProperties that accepted any '
+        'value were removed from closed objects: keys that matched them are now rejected.'),
+    (_SS + "tsconfig.json", "4e704e8a", "23e3fffc"): (
+        "ours wrong (false alarm; ours to fix)", 'uniqueItems was added inside alternatives of '
+        'an `anyOf` whose sibling alternatives still accept the same data: `{"files": ["a.ts", '
+        '"a.ts"]}` is valid under both versions (checked with jsonschema). Minimal pair: '
+        '`{"anyOf": [{"properties": {"f": {"type": "array"}}}, {"properties": {"g": {}}}]}` -> '
+        'the same with `"uniqueItems": true` on f: expected compatible.'),
+    (_SS + "rust-toolchain.json", "fe463822", "bdaee686"): (
+        "ours wrong (false alarm; ours to fix)", 'targets items are `anyOf: [{enum: [...]}, '
+        '{"type": "string", "minLength": 1}]`; removing enum values from the first alternative '
+        'rejects nothing, because the second accepts every non-empty string. Same class as '
+        'tsconfig.json: a change inside one anyOf alternative is judged without its siblings.'),
+    (_SS + "uproject.json", "734c0e50", "933f8c62"): (
+        "ours wrong (false alarm; ours to fix)", 'the EngineAssociation pattern gained two '
+        'alternatives (`old|^$|[\\\\/]`): a strict superset, so backward is compatible. Same '
+        'class as sync.4 (any pattern change is an error).'),
+    (_SS + "partial-taskipy.json", "ca281c9b", "4653f98e"): (
+        "ours wrong (false alarm; ours to fix)", 'the patternProperties key went from '
+        '`^[0-9a-zA-Z]+$` to `^.+$` with the same schema: every old task name still matches, '
+        'yet the old key is reported as "narrowed from a schema to false". Minimal pair: '
+        '`{"patternProperties": {"^[a-z]+$": {"type": "string"}}, "additionalProperties": false}`'
+        ' -> key `^.+$`: expected compatible.'),
+    (_SS + "partial-pytest.json", "5cc0f329", "a11f0d37"): (
+        "ours wrong (false alarm; known, issue 9)", 'the root `oneOf: [LegacyConfig, Config]` '
+        'is unchanged; only string options inside it became `oneOf: [string enum, boolean]`. '
+        'The overlap test ran on a modified branch of an unchanged oneOf ("was added").'),
+    (_SS + "partial-pdm.json", "35aa113e", "c0ba9785"): (
+        "ours wrong (false alarm; ours to fix)", 'the only change is a new optional '
+        '`keep_going` property in one script form, yet the finding says an alternative '
+        '"became exclusive (anyOf to oneOf)": no anyOf became a oneOf in this commit.'),
+    (_SS + "aspire-8.0.json", "07352f9c", "64265395"): (
+        "not settled", 'oneOf overlap findings without a witness (likely the known false-alarm '
+        'class); the required `image` and the `type` enum in oneOf[1] may be real. Not checked '
+        'with instances.'),
+    (_SS + "mason-registry.json", "d9f49545", "c955c3b9"): (
+        "not settled", 'oneOf overlap findings only, no witness found by the example search: '
+        'likely the known false-alarm class; not checked with instances.'),
+    (_SS + "maestro-flow.json", "cd375e16", "e52aafa4"): (
+        "not settled", 'a rewrite (2020-12 -> draft-07, new definitions); properties added to a '
+        'oneOf branch with no witness found. Not checked with instances.'),
+    (_SS + "stylelintrc.json", "2f9057c5", "a3795b43"): (
+        "not settled", 'stylelint renamed its *-blacklist rules and dropped options; branch and '
+        'property removals are plausible breaks, no witness found. Not checked with instances.'),
+    (_SS + "comet.json", "d06a5c87", "1250d4f3"): (
+        "ours right", 'OLD refers to `#/definitions/RefInput`, which does not exist (the '
+        'definition is `InputRef`): a validator fails on it, so OLD is unusable.'),
+    (_SS + "avro-avsc.json", "d06a5c87", "734c0e50"): (
+        "ours wrong (a crash in disguise; ours to fix)", 'the file is 6 levels deep; the '
+        'comparison recursed through its mutually recursive definitions (Avro types contain '
+        'Avro types) until Python\'s RecursionError, which rules/jsonschema/context.py reports '
+        'as "nested too deeply to compare". Recursive $refs must be cut when a pair repeats. '
+        'Reproduce: `python -m rules check OLD NEW` on this file at these two commits.'),
+    **{(_SS + name, "6049f681", "0a22b821"): (
+        "ours wrong (to decide)", '`"$schema": "http://json-schema.org/schema#"` (the old '
+        '"latest draft" URI, used by SARIF 2.1.0) is refused as an unknown draft. The '
+        'jsonschema library validates such a schema with its latest draft; reading it as '
+        '2020-12 (with a note) would let the pair be compared.')
+       for name in ("sarif-2.1.0-rtm.2.json", "sarif-external-property-file-2.1.0-rtm.3.json")},
+})
+
+
 def json_check(row: dict) -> tuple[str, str]:
     key = (row["file"], row["old"][:8], row["new"][:8])
     return JSON_CHECKS.get(key, ("?", "not hand-checked"))

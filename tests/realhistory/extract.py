@@ -230,6 +230,7 @@ def main(argv: list[str] | None = None) -> int:
                 wanted.append(Pair(repo, args.format, path, path, old, new, args.root.strip("/")))
     kept = spread(wanted, args.max_pairs)
     args.out.mkdir(parents=True, exist_ok=True)
+    written = 0
     with open(args.out / "pairs.jsonl", "a", encoding="utf-8") as handle:
         for pair in kept:
             if args.series:
@@ -237,9 +238,14 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 trees.write(pair.old, pair.old, pair.file)
                 trees.write(pair.new, pair.new, pair.file)
+            inside = Path(pair.root, pair.file)
+            if not all((trees.folder(key) / inside).is_file() for key in (pair.old, pair.new)):
+                continue  # over MAX_BLOB, or absent from the snapshot: nothing to compare
             handle.write(json.dumps(asdict(pair)) + "\n")
+            written += 1
     git.close()
-    print(f"{repo}: {len(kept)} pairs ({len(wanted)} found)", file=sys.stderr)
+    print(f"{repo}: {written} pairs ({len(wanted)} found, {len(kept) - written} too large)",
+          file=sys.stderr)
     return 0
 
 

@@ -28,3 +28,5 @@ x --mirror "$(m linkedin/venice)" --format avro --max-pairs 40 \
 # JSON Schema (no reference tool: our verdicts, crashes and hand checks)
 x --mirror "$(m mozilla-services/mozilla-pipeline-schemas)" --format jsonschema \
   --glob 'schemas/**/*.schema.json' --per-file 3
+x --mirror "$(m SchemaStore/schemastore)" --format jsonschema --glob 'src/schemas/json/*.json' \
+  --per-file 2

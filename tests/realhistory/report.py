@@ -38,12 +38,23 @@ def render(rows: list[dict], *, seconds: float, argv: list[str]) -> str:
         judged = sum(count[o] for o in JUDGED)
         share = f"{100 * count['agree'] / judged:.1f} %" if judged else "n/a"
         if fmt == "jsonschema":
+            unusable = sum(r["ours"]["compatible"] is None for r in rows
+                           if (r["format"], r["run"]) == (fmt, run))
             out.append(f"| {fmt} | {PEER[fmt]} | {run} | {sum(count.values())} | – | – | "
-                       f"{count['both-unusable'] + count['ours-unusable']} | – | – | n/a |")
+                       f"{unusable} | – | – | n/a |")
             continue
         out.append(f"| {fmt} | {PEER[fmt]} | {run} | {sum(count.values())} | {count['agree']} | "
                    f"{count['disagree']} | {count['ours-unusable']} | {count['peer-unusable']} | "
                    f"{count['both-unusable']} | {share} |")
+    judged = [r for r in rows if r["outcome"] in JUDGED]
+    agreed = sum(r["outcome"] == "agree" for r in judged)
+    fixable = sum(r["outcome"] != "agree" and r["adjudication"]["right"] == "peer"
+                  and r["adjudication"]["our_bug"] for r in judged)
+    if judged:
+        out += ["", f"Overall, with a reference tool: {agreed} of {len(judged)} judged runs agree "
+                f"({100 * agreed / len(judged):.1f} %); {fixable} more are adjudicated as our "
+                f"bug with the peer right ({100 * (agreed + fixable) / len(judged):.1f} % once "
+                "fixed)."]
     crashes = [r for r in rows if r["ours"]["error"].startswith("CRASH")]
     out += ["", f"Crashes of our engine (an exception other than an unusable-schema error): "
             f"{len(crashes)} in {len(rows)} runs.", ""]
