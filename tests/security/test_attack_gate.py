@@ -1,0 +1,145 @@
+"""Red-team reproductions against the gate after issue 8 (a474a52): each test is an attack that
+ends with the required check `success` or `neutral` for a pull request carrying a breaking
+change that nobody overrode. They drive the real App under gunicorn against the emulator.
+
+Each assertion states what a fail-closed gate must do; a test failing here is a weakness.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+
+from rules.limits import MAX_SCHEMA_BYTES
+from tests.harness.flow import wait_for
+from tests.security.commands_flow import (FORMATS, check, deliver_comment, review_of, send,
+                                          settle)
+
+REASON = "the consumers were migrated together, see INC-9001"
+_names = itertools.count()
+
+
+def _repo(github, files):
+    return github.create_repo("acme", f"redteam-{next(_names)}", files)
+
+
+def _deliver_and_wait(github, app_url, repo, pull, action="opened"):
+    """Send a pull_request event and wait until the App has listed that PR's files and gone quiet."""
+    listed = len(github.calls_to("GET", rf"/pulls/{pull.number}/files"))
+    send(github, app_url, "pull_request", github.pull_request_event(action, pull))
+    wait_for(lambda: len(github.calls_to("GET", rf"/pulls/{pull.number}/files")) > listed,
+             timeout=90, what=f"the App to list #{pull.number}'s files")
+    settle(github)
+
+
+# --- 1. a second pull request with the same head, to a branch where nothing breaks -------------
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_a_second_pull_request_with_the_same_head_cannot_turn_the_check_green(github, app_url, fmt):
+    """The check run is keyed by the head commit alone, but the verdict depends on the base.
+
+    The author opens PR A (feature -> main, breaking: `failure`) and PR B from the *same* head
+    to another branch sharing history (an old release branch where the schema does not exist
+    yet, so every schema file is "added"). B's review completes the one `schema-review` run on
+    the head commit with `success`, and branch protection on main reads that run for PR A.
+    From a fork this needs no write access at all: any existing branch of the upstream will do.
+    """
+    path, base_text, head_text = FORMATS[fmt]
+    repo = _repo(github, {"README.md": "contracts\n"})
+    repo.commit("release-0", {"docs/release.md": "0.x line\n"}, "Release line", base="main")
+    repo.commit("main", {path: base_text}, "Add the schema")
+    repo.commit("feature", {path: head_text(["a"])}, "Break the schema", base="main")
+    to_main = github.open_pull(repo.owner, repo.name, "feature", "main", "Change contracts")
+    assert review_of(github, app_url, repo, to_main).conclusion == "failure"
+
+    decoy = github.open_pull(repo.owner, repo.name, "feature", "release-0", "Backport")
+    assert decoy.head_sha == to_main.head_sha
+    _deliver_and_wait(github, app_url, repo, decoy)
+
+    (run,) = github.check_runs(repo.owner, repo.name, to_main.head_sha)
+    assert run.conclusion == "failure", (
+        f"PR #{to_main.number} into main breaks {path} and shows {run.conclusion!r}: {run.output['title']}")
+
+
+# --- 2. a breaking change moved to a new file: a removal (warning) plus an addition (clean) ----
+
+MOVED = {
+    # (old path, old text, new path, new text): the same named type, incompatibly changed, in a
+    # new file that shares no line with the old one (so GitHub lists no rename).
+    "avro": ("s/user.avsc",
+             '{"type": "record", "name": "U", "namespace": "acme",\n "fields": [\n'
+             '  {"name": "id", "type": "string"}\n ]\n}\n',
+             "s/user_v2.avsc",
+             '{"type":"record","name":"U","namespace":"acme","fields":[{"name":"id","type":"long"},'
+             '{"name":"level","type":"int"}]}\n'),
+    "protobuf": ("proto/order.proto",
+                 'syntax = "proto3";\n\npackage acme.v1;\n\nmessage Order {\n  string id = 1;\n'
+                 '  string note = 2;\n  int64 total = 3;\n}\n',
+                 "proto/orders.proto",
+                 'syntax="proto3"; package acme.v1; message Order { int64 id=1; '
+                 'bytes total=3; }\n'),
+    "jsonschema": ("schemas/customer.schema.json",
+                   json.dumps({"$id": "https://acme.example/customer", "type": "object",
+                               "properties": {"id": {"type": "string"}}, "required": ["id"]}, indent=4) + "\n",
+                   "schemas/customer-2.schema.json",
+                   json.dumps({"$id": "https://acme.example/customer", "type": "object",
+                               "properties": {"id": {"type": "integer"}, "tier": {"type": "string"}},
+                               "required": ["id", "tier"], "additionalProperties": False}) + "\n"),
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(MOVED))
+def test_moving_a_type_to_a_new_file_does_not_hide_its_breaking_change(github, app_url, fmt):
+    """The type's identity (Avro full name, protobuf package.message, JSON Schema $id) is what
+    readers depend on, not the file name. Delete the file and add a reformatted one with the
+    type incompatibly changed: GitHub lists a removal and an addition (no rename), the removal
+    is only a warning by default and an added file has nothing to compare against."""
+    old_path, old_text, new_path, new_text = MOVED[fmt]
+    repo = _repo(github, {old_path: old_text})
+    repo.commit("feature", {old_path: None, new_path: new_text}, "Reorganise schemas", base="main")
+    pull = github.open_pull(repo.owner, repo.name, "feature", "main", "Reorganise")
+    statuses = {f.filename: f.status for f in pull.files()}
+    assert statuses == {old_path: "removed", new_path: "added"}, statuses  # no rename to follow
+    run = review_of(github, app_url, repo, pull)
+    assert run.conclusion == "failure", (
+        f"{fmt}: the type changed incompatibly and the gate says {run.conclusion!r}: {run.output['title']}")
+
+
+# --- 3. an override of an unreviewed file is a blank cheque for later pushes -----------------
+
+def _avro(*required: str, padding: int = 0) -> str:
+    fields = "".join(f',\n  {{"name": "{name}", "type": "int"}}' for name in required)
+    return ('{"type": "record", "name": "U", "fields": [\n  {"name": "id", "type": "string"}'
+            + fields + "\n]}\n" + " " * padding)
+
+
+@pytest.mark.parametrize("how", ["oversized", "past-max-files"])
+def test_an_override_of_an_unreviewed_file_does_not_cover_a_later_breaking_push(github, app_url, how):
+    """SCHEMA_NOT_REVIEWED's fingerprint is (rule, file, ""): the same for any content. A
+    maintainer accepts a harmless file the App could not read; the author then pushes a breaking
+    change into that same file, keeping it unreviewable, and the old override covers it."""
+    target = "schemas/zz.avsc"
+    if how == "oversized":
+        base = {target: _avro()}
+        first = {target: _avro(padding=MAX_SCHEMA_BYTES + 7)}
+        second = {target: _avro("level", "tier", padding=MAX_SCHEMA_BYTES + 7)}
+    else:
+        base = {".github/schema-review.yml": "max_files: 1\n", "schemas/aa.avsc": _avro(), target: _avro()}
+        first = {"schemas/aa.avsc": _avro() + "\n", target: _avro() + "\n"}
+        second = {target: _avro("level", "tier")}
+    repo = _repo(github, base)
+    repo.commit("feature", first, "Harmless change", base="main")
+    pull = github.open_pull(repo.owner, repo.name, "feature", "main", "Harmless")
+    run = review_of(github, app_url, repo, pull)
+    assert run.conclusion == "failure" and "not reviewed" in run.output["title"], run.output
+    github.set_permission(repo.owner, repo.name, "maintainer", "admin")
+    deliver_comment(github, app_url, github.issue_comment_event(pull, f"/schema-override {REASON}",
+                                                                "maintainer"))
+    assert check(github, repo, pull.head_sha).conclusion == "success"
+
+    repo.commit("feature", second, "Now break it")  # two required fields without defaults
+    run = review_of(github, app_url, repo, pull, action="synchronize")
+    assert run.conclusion == "failure", (
+        f"a push after the override made {target} breaking and the check says {run.conclusion!r}: "
+        f"{run.output['title']}")
