@@ -143,3 +143,60 @@ def test_an_override_of_an_unreviewed_file_does_not_cover_a_later_breaking_push(
     assert run.conclusion == "failure", (
         f"a push after the override made {target} breaking and the check says {run.conclusion!r}: "
         f"{run.output['title']}")
+
+
+# --- 4. a late delivery of an older push makes the real head `neutral` ("superseded") --------
+
+@pytest.mark.parametrize("fmt", ["avro", "protobuf"])
+def test_an_older_push_delivered_late_cannot_make_the_current_head_neutral(github, app_url, fmt):
+    """GitHub does not promise delivery order, and `updated_at` has one-second resolution. Two
+    pushes in the same second (H1, then H2) whose deliveries arrive H2 first, H1 second: the
+    ledger takes the later arrival as the newer push (bot/queue/ledger.py record_head), the
+    running review of H2 is cancelled as Superseded, and review_head completes H2, the pull
+    request's real head, `neutral`: a pass for branch protection, with nothing reviewed."""
+    path, base_text, head_text = FORMATS[fmt]
+    repo = _repo(github, {path: base_text})
+    repo.commit("feature", {path: head_text(["a"])}, "First push", base="main")
+    pull = github.open_pull(repo.owner, repo.name, "feature", "main", "Change contracts")
+    first = github.pull_request_event("synchronize", pull)  # H1, generated at its push
+    repo.commit("feature", {path: head_text(["a", "b"])}, "Second push, the same second")
+    second = github.pull_request_event("synchronize", pull)
+    second["pull_request"]["updated_at"] = first["pull_request"]["updated_at"]
+    head = pull.head_sha
+    assert second["pull_request"]["head"]["sha"] == head != first["pull_request"]["head"]["sha"]
+
+    github.inject("GET", rf"/pulls/{pull.number}/files", delay=3.0)  # H2's review is under way ...
+    send(github, app_url, "pull_request", second)
+    wait_for(lambda: [r for r in github.check_runs(repo.owner, repo.name, head) if r.status == "in_progress"],
+             timeout=60, what="the review of the head to start")
+    send(github, app_url, "pull_request", first)  # ... when H1's delivery arrives late
+    settle(github, timeout=120)
+    run = check(github, repo, head)
+    assert pull.head_sha == head
+    assert run.conclusion == "failure", (
+        f"the pull request's head {head[:7]} carries breaking changes and its check is "
+        f"{run.conclusion!r}: {run.output['title']}")
+
+
+# --- 5. bodies GitHub rejects: the override record outgrows the comment limit ----------------
+
+@pytest.mark.parametrize("files", [2, 3])
+def test_an_override_reply_fits_githubs_limit_however_many_findings(github, app_url, files):
+    """The sealed record goes on the reply's last line, which clip() keeps whole; it carries one
+    fingerprint per breaking change (base64 JSON, ~25 characters each). The engine caps a file
+    at 2,000 findings (rules/limits.py), not a pull request: with a few files of ~1,400 added
+    required fields each, every override reply is a 422, so no maintainer can accept the pull
+    request (fail closed, but the App keeps sending bodies GitHub refuses)."""
+    paths = [f"schemas/u{index}.avsc" for index in range(files)]
+    repo = _repo(github, {path: _avro() for path in paths})
+    repo.commit("feature", {path: _avro(*[f"f{i:05}" for i in range(1_400)]) for path in paths},
+                "Many required fields", base="main")
+    pull = github.open_pull(repo.owner, repo.name, "feature", "main", "Wide records")
+    assert review_of(github, app_url, repo, pull).conclusion == "failure"
+    settle(github, timeout=240)
+    github.set_permission(repo.owner, repo.name, "maintainer", "admin")
+    deliver_comment(github, app_url, github.issue_comment_event(pull, f"/schema-override {REASON}",
+                                                                "maintainer"))
+    rejected = [(c.method, c.path) for c in github.calls if c.status == 422]
+    assert rejected == [], rejected
+    assert check(github, repo, pull.head_sha).conclusion == "success"
