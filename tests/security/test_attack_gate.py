@@ -200,3 +200,29 @@ def test_an_override_reply_fits_githubs_limit_however_many_findings(github, app_
     rejected = [(c.method, c.path) for c in github.calls if c.status == 422]
     assert rejected == [], rejected
     assert check(github, repo, pull.head_sha).conclusion == "success"
+
+
+# --- 6. a rename into a path with a weaker compatibility mode -----------------------------------
+
+@pytest.mark.parametrize("weaker", ["forward", "forward_transitive"])
+def test_renaming_a_schema_into_a_laxer_path_keeps_the_stricter_mode(github, app_url, weaker):
+    """classify() takes the mode from the head path alone (bot/review.py review, bot/config.py
+    classify). The repository reviews `schemas/**` as `full` and lets `schemas/sandbox/**` be
+    `forward`; moving a production schema into the sandbox while adding a required field (which
+    old data cannot satisfy: backward-incompatible) is reviewed as forward only and passes. The
+    next pull request moves it back unchanged."""
+    config = (f"compatibility: full\noverrides:\n  - paths: [\"schemas/sandbox/**\"]\n"
+              f"    compatibility: {weaker}\n")
+    fields = "".join(f'  {{"name": "f{index}", "type": "string"}},\n' for index in range(8))
+    before = '{"type": "record", "name": "U", "fields": [\n' + fields + '  {"name": "id", "type": "string"}\n]}\n'
+    after = before.replace('"id", "type": "string"}', '"id", "type": "string"},\n  {"name": "level", "type": "int"}')
+    repo = _repo(github, {".github/schema-review.yml": config, "schemas/u.avsc": before})
+    repo.commit("feature", {"schemas/u.avsc": None, "schemas/sandbox/u.avsc": after},
+                "Move to the sandbox", base="main")
+    pull = github.open_pull(repo.owner, repo.name, "feature", "main", "Tidy up")
+    (listed,) = pull.files()
+    assert (listed.status, listed.previous_filename) == ("renamed", "schemas/u.avsc")
+    run = review_of(github, app_url, repo, pull)
+    assert run.conclusion == "failure", (
+        f"U gained a required field (backward-incompatible under `full`) and the gate says "
+        f"{run.conclusion!r}: {run.output['title']}")
