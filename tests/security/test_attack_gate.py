@@ -226,3 +226,32 @@ def test_renaming_a_schema_into_a_laxer_path_keeps_the_stricter_mode(github, app
     assert run.conclusion == "failure", (
         f"U gained a required field (backward-incompatible under `full`) and the gate says "
         f"{run.conclusion!r}: {run.output['title']}")
+
+
+# --- 7. a merge group of two overridden pull requests ------------------------------------------
+
+def test_a_merge_group_of_two_overridden_pull_requests_can_merge(github, app_url):
+    """GitHub names one pull request in a group's head_ref (the last queued), but the group's
+    commit holds every pull request queued before it too (bot/handlers/target.py QUEUED_PULL):
+    the earlier ones' overrides are not read, so a queue with two accepted breaking changes
+    rejects the second forever. Fail closed, but the queue cannot merge what maintainers accepted."""
+    repo = _repo(github, {"s/a.avsc": _avro(), "s/b.avsc": _avro()})
+    repo.commit("one", {"s/a.avsc": _avro("level")}, "Break a", base="main")
+    repo.commit("two", {"s/b.avsc": _avro("tier")}, "Break b", base="main")
+    github.set_permission(repo.owner, repo.name, "maintainer", "write")
+    pulls = [github.open_pull(repo.owner, repo.name, branch, "main", branch) for branch in ("one", "two")]
+    for pull in pulls:
+        assert review_of(github, app_url, repo, pull).conclusion == "failure"
+        deliver_comment(github, app_url, github.issue_comment_event(pull, f"/schema-override {REASON}",
+                                                                    "maintainer"))
+        assert check(github, repo, pull.head_sha).conclusion == "success"
+    base_sha = repo.sha("main")
+    last = pulls[-1]
+    group = repo.commit(f"gh-readonly-queue/main/pr-{last.number}-{last.head_sha}",
+                        {"s/a.avsc": _avro("level"), "s/b.avsc": _avro("tier")}, "Merge group", base="main")
+    send(github, app_url, "merge_group", github.merge_group_event(repo, last, base_sha=base_sha, head_sha=group))
+    run = check(github, repo, group)
+    settle(github)
+    assert run.conclusion == "success", (
+        f"both breaking changes were overridden on their pull requests; the group says "
+        f"{run.conclusion!r}: {run.output['title']}")
