@@ -255,3 +255,29 @@ def test_a_merge_group_of_two_overridden_pull_requests_can_merge(github, app_url
     assert run.conclusion == "success", (
         f"both breaking changes were overridden on their pull requests; the group says "
         f"{run.conclusion!r}: {run.output['title']}")
+
+
+# --- 8. the deprecation window trusts commit dates the author chose ---------------------------
+
+PROTO = 'syntax = "proto3";\n\npackage acme.v1;\n\nmessage Order {\n  string id = 1;\n  string note = 2;\n}\n'
+
+
+@pytest.mark.parametrize("claimed_days_ago", [30, 3650])
+def test_a_backdated_deprecation_does_not_open_the_window(github, app_url, claimed_days_ago):
+    """bot/collect.py _history -> bot/github.py history reads `commit.committer.date`, which the
+    commit's author sets (GIT_COMMITTER_DATE) and a merge commit keeps. bot/seen.py refuses
+    commit dates for exactly this reason; the deprecation window does not. The deprecation
+    landed today; its commit claims otherwise; the field is deleted at once without an error."""
+    from datetime import datetime, timedelta, timezone
+    deprecated = PROTO.replace("string note = 2;", "string note = 2 [deprecated = true];")
+    reserved = PROTO.replace("  string note = 2;\n", '  reserved 2;\n  reserved "note";\n')
+    config = "rules:\n  SCHEMA_DEPRECATION_WINDOW: error\ndeprecation_window_days: 14\n"
+    repo = _repo(github, {".github/schema-review.yml": config, "proto/order.proto": PROTO})
+    repo.commit("main", {"proto/order.proto": deprecated}, "Deprecate note (merged today)",
+                author_date=datetime.now(timezone.utc) - timedelta(days=claimed_days_ago))
+    repo.commit("feature", {"proto/order.proto": reserved}, "Remove note", base="main")
+    pull = github.open_pull(repo.owner, repo.name, "feature", "main", "Remove note")
+    run = review_of(github, app_url, repo, pull)
+    assert run.conclusion == "failure", (
+        f"note was deprecated today (its commit claims {claimed_days_ago} days ago) and the gate "
+        f"says {run.conclusion!r}: {run.output['title']}")
