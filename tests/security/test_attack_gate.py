@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 
 import pytest
 
@@ -165,10 +166,9 @@ def test_an_older_push_delivered_late_cannot_make_the_current_head_neutral(githu
     head = pull.head_sha
     assert second["pull_request"]["head"]["sha"] == head != first["pull_request"]["head"]["sha"]
 
-    github.inject("GET", rf"/pulls/{pull.number}/files", delay=3.0)  # H2's review is under way ...
+    github.inject("GET", rf"/pulls/{pull.number}/files", delay=8.0)  # H2's review is under way ...
     send(github, app_url, "pull_request", second)
-    wait_for(lambda: [r for r in github.check_runs(repo.owner, repo.name, head) if r.status == "in_progress"],
-             timeout=60, what="the review of the head to start")
+    time.sleep(3.0)  # (it is listing the files, a GitHub read that takes 8 s here)
     send(github, app_url, "pull_request", first)  # ... when H1's delivery arrives late
     settle(github, timeout=120)
     run = check(github, repo, head)
@@ -195,8 +195,10 @@ def test_an_override_reply_fits_githubs_limit_however_many_findings(github, app_
     assert review_of(github, app_url, repo, pull).conclusion == "failure"
     settle(github, timeout=240)
     github.set_permission(repo.owner, repo.name, "maintainer", "admin")
-    deliver_comment(github, app_url, github.issue_comment_event(pull, f"/schema-override {REASON}",
-                                                                "maintainer"))
+    command = github.issue_comment_event(pull, f"/schema-override {REASON}", "maintainer")
+    send(github, app_url, "issue_comment", command)
+    wait_for(lambda: github.reactions(command["comment"]["id"]), timeout=240, what="the App's reaction")
+    settle(github, timeout=240)
     rejected = [(c.method, c.path) for c in github.calls if c.status == 422]
     assert rejected == [], rejected
     assert check(github, repo, pull.head_sha).conclusion == "success"

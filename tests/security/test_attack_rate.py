@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.harness.flow import wait_for
 from tests.integration.test_review_flow import open_pull, review_of
 from tests.security.commands_flow import settle
 
@@ -40,8 +41,9 @@ def test_resolving_many_comments_costs_a_bounded_number_of_requests(github, app_
     fields = "".join(f',\n  {{"name": "f{index:04}", "type": "int"}}' for index in range(1_000))
     repo, pull = open_pull(github, {"schemas/u.avsc": AVRO % ""}, {"schemas/u.avsc": AVRO % fields})
     assert review_of(github, app_url, repo, pull).conclusion == "failure"
+    wait_for(lambda: len(github.review_comments(repo.owner, repo.name, pull.number)) == 1_000,
+             timeout=240, what="the App's 1,000 inline comments")
     settle(github, timeout=300)
-    assert len(github.review_comments(repo.owner, repo.name, pull.number)) == 1_000
     github.clear_calls()
     repo.commit("feature", {"schemas/u.avsc": AVRO % ""}, "Fix it all")
     assert review_of(github, app_url, repo, pull, action="synchronize").conclusion == "success"
