@@ -1,10 +1,10 @@
 """Red team: one pull request spends the installation's GitHub rate limit.
 
-Nothing bounds the number of annotations (50 per PATCH), inline comments or file comments one
-review writes: `max_files` (300) files of `MAX_FINDINGS` (2,000) findings each is 600,000
-findings, 12,000 check-run PATCHes alone, while an installation gets 5,000 requests an hour
-(15,000 at most) shared by every repository it covers. The test uses a few files and measures
-the App's GitHub calls for a single review; they grow with the findings, without a cap.
+An installation gets 5,000 requests an hour (15,000 at most) shared by every repository it
+covers, and GitHub's secondary limits on content creation are far lower. Before 86476cd the
+annotations (50 per PATCH) grew with the findings: `max_files` (300) x `MAX_FINDINGS` (2,000)
+= 12,000 PATCHes for one push; main now caps them at one request (the first test holds).
+Resolving comments is still one minimize and one edit per comment (the second test fails).
 """
 from __future__ import annotations
 
