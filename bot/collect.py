@@ -90,7 +90,8 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
             base_imports=imports.get((base_sha, base_path), {}),
             head_imports=imports.get((head_sha, f.filename), {}),
             history=LazyHistory(lambda path=base_path: _history(repo, path, base_sha, config)),
-            problem=_problem(base=blobs.get((base_sha, base_path)), head=blobs.get((head_sha, f.filename)))))
+            problem=_problem(base=blobs.get((base_sha, base_path)), head=blobs.get((head_sha, f.filename))),
+            blob_ids=(_oid(blobs.get((base_sha, base_path))), _oid(blobs.get((head_sha, f.filename))))))
     return changes
 
 
@@ -102,6 +103,10 @@ def _problem(**versions: Blob | None) -> str | None:
         if blob is not None and blob.binary:
             return BINARY.format(side=side)
     return None
+
+
+def _oid(blob: Blob | None) -> str:
+    return blob.oid if blob else ""
 
 
 def _text(blob: Blob | None) -> str | None:

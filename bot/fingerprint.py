@@ -11,14 +11,26 @@ MARKER = "<!-- schema-review:fingerprint={fingerprint} -->"
 MARKER_PATTERN = re.compile(r"<!-- schema-review:fingerprint=([0-9a-f]{16}) -->")
 
 
-def fingerprint(finding: Finding, *, file: str) -> str:
+# Findings about a file as a whole name no element: they are bound to the file's content
+# instead, so accepting one version of it (an override) never covers another.
+WHOLE_FILE_RULES = frozenset({"SCHEMA_NOT_REVIEWED", "SCHEMA_REVIEW_BUDGET", "SCHEMA_INVALID"})
+
+
+def fingerprint(finding: Finding, *, file: str, version: str = "") -> str:
     """16 hex digits from the rule, the file and the element; never the line, which moves.
 
     `file` is the head path the pull request shows (a finding on a removed element carries the
-    base path, which differs after a rename).
+    base path, which differs after a rename). `version` identifies the file's content, for the
+    whole-file findings only.
     """
-    identity = "\0".join((finding.rule, file, finding.path))
-    return hashlib.sha256(identity.encode("utf-8")).hexdigest()[:16]
+    parts = (finding.rule, file, finding.path) + ((version,) if version else ())
+    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:16]
+
+
+def of(finding: Finding, file) -> str:
+    """The fingerprint of a finding in a reviewed file (a FileReview)."""
+    version = file.version if finding.rule in WHOLE_FILE_RULES else ""
+    return fingerprint(finding, file=file.path, version=version)
 
 
 def marker(value: str) -> str:

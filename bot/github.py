@@ -189,14 +189,13 @@ class RepoClient:
         return self._repo.get_pull(number)
 
 
-    @_operation("pull_for_commit", reads=True)
-    def pull_for_commit(self, head_sha: str) -> int | None:
-        """The open pull request whose head is this commit. Check events from forks carry no
-        `pull_requests`; the open pull requests' heads are the authority then."""
-        for pull in self._repo.get_pulls(state="open", sort="updated", direction="desc"):
-            if pull.head.sha == head_sha:
-                return pull.number
-        return None
+    @_operation("pulls_for_commit", reads=True)
+    def pulls_for_commit(self, head_sha: str) -> list[int]:
+        """Every open pull request whose head is this commit, most recently updated first.
+        Check events from forks carry no `pull_requests`; and one head can be proposed to
+        several bases, each with its own verdict on the one check run."""
+        return [pull.number for pull in self._repo.get_pulls(state="open", sort="updated", direction="desc")
+                if pull.head.sha == head_sha]
 
     @_operation("compare_files", reads=True)
     def compare_files(self, base_sha: str, head_sha: str) -> tuple[list, bool]:
@@ -232,6 +231,12 @@ class RepoClient:
                 page, before = review_query.page_of(self._graphql(*review_query.more_query(
                     self.owner, self.name, number, threads=threads, before=before)), threads=threads)
                 into[:0] = page  # older first
+        after = review_query.later_cursor(((data.get("data") or {}).get("repository") or {}).get("open"))
+        while after:
+            more = self._graphql(*review_query.more_open_query(self.owner, self.name, after=after))
+            connection = ((more.get("data") or {}).get("repository") or {}).get("open")
+            state.open_pulls += review_query.open_pulls(connection)
+            after = review_query.later_cursor(connection)
         if rest:
             state.blobs.update(self.blobs(rest))
         return state
@@ -287,8 +292,9 @@ class RepoClient:
     # --- check runs ----------------------------------------------------------------------------
     @_operation("find_check_run")
     def find_check_run(self, head_sha: str):
+        """The App's own run on the commit: a workflow or another App may name one the same."""
         for run in self._repo.get_commit(head_sha).get_check_runs(check_name=CHECK_NAME):
-            if run.app and run.name == CHECK_NAME:
+            if run.app and run.app.id == self.app_id and run.name == CHECK_NAME:
                 return run
         return None
 
@@ -392,6 +398,11 @@ class RepoClient:
     def comment(self, number: int, body: str):
         return self._repo.get_issue(number).create_comment(clip(body))
 
+    @_operation("edit_comment")
+    def edit_comment(self, comment_id: int, body: str) -> None:
+        self._client.requester.requestJsonAndCheck(
+            "PATCH", f"{self._repo.url}/issues/comments/{int(comment_id)}", input={"body": clip(body)})
+
     @_operation("react")
     def react(self, comment_id: int, content: str) -> None:
         self._client.requester.requestJsonAndCheck(
@@ -430,7 +441,8 @@ def _posted(comment) -> review_query.Posted:
     user = comment.user
     return review_query.Posted(id=comment.id, node_id=comment.node_id or "", body=comment.body or "",
                                login=user.login if user else "", is_bot=bool(user and user.type == "Bot"),
-                               created_at=comment.created_at.isoformat() if comment.created_at else "")
+                               created_at=comment.created_at.isoformat() if comment.created_at else "",
+                               edited=comment.updated_at != comment.created_at)
 
 
 def _blob_query(owner: str, name: str, chunk: list[tuple[str, str]]) -> tuple[str, dict]:

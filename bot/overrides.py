@@ -7,7 +7,7 @@ from typing import Callable, Iterable
 
 from rules import Severity
 
-from .fingerprint import fingerprint
+from .fingerprint import of as fingerprint_of
 from .records import seal, unseal
 from .render.escape import cell, code, text
 from .render.markdown import fit
@@ -80,7 +80,7 @@ def active(records: list[Record], *, still_allowed: Callable[[str], bool]) -> li
 
 def errors(result: ReviewResult) -> list[tuple[str, str, object]]:
     """(fingerprint, file, finding) of every error-level finding: what an override can cover."""
-    return [(fingerprint(f, file=file.path), file.path, f)
+    return [(fingerprint_of(f, file), file.path, f)
             for file in result.files for f in file.findings if f.severity is Severity.ERROR]
 
 

@@ -2,19 +2,20 @@
 from __future__ import annotations
 
 import enum
+import hashlib
 import time
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Iterable, Mapping, Sequence
 
 import rules
-from rules import Finding, SchemaError, Severity, Side, Source
+from rules import Finding, Mode, SchemaError, Severity, Side, Source
 
-from . import deprecation
+from . import deprecation, moves
 from .config import (SCHEMA_FILE_REMOVED, SCHEMA_INVALID, SCHEMA_NOT_REVIEWED, SCHEMA_REVIEW_BUDGET,
                      Classification, Config)
 from .diff_lines import parse_patch
-from .fingerprint import fingerprint
+from .fingerprint import of as fingerprint_of
 from .render import check_run
 from .render.comments import place
 from .stages import stage
@@ -66,6 +67,9 @@ class FileChange:
     head_imports: Mapping[str, str] = field(default_factory=dict)
     history: Sequence[tuple[str, str, str | bytes]] = ()
     problem: str | None = None  # set by the caller when a version could not be fetched usably
+    # The versions' git blob ids when known: the content's identity even when it was too large
+    # to fetch (whole-file findings, and so overrides of them, are bound to it).
+    blob_ids: tuple[str, str] = ("", "")
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,8 @@ def review(changes: Iterable[FileChange], config: Config, *, now: datetime,
         files += _reviewed(changes, config, now=now)
     if unlisted:
         files.append(FileReview(path=UNLISTED_PATH, format=None, mode=config.compatibility.mode,
-                                findings=(_not_reviewed(UNLISTED_PATH, unlisted),), problem=unlisted))
+                                findings=(_not_reviewed(UNLISTED_PATH, unlisted),), problem=unlisted,
+                                version=hashlib.sha256(unlisted.encode("utf-8")).hexdigest()[:16]))
     with stage("render"):
         comments, not_inline, fingerprints = _place(files)
         return ReviewResult(conclusion=_conclusion(files), title=check_run.title(files),
@@ -117,12 +122,16 @@ def review(changes: Iterable[FileChange], config: Config, *, now: datetime,
 
 def _reviewed(changes: Iterable[FileChange], config: Config, *, now: datetime) -> list[FileReview]:
     files: list[FileReview] = []
-    for change in changes:
+    for change in moves.paired(list(changes), config.classify):
         classified = config.classify(change.path)
-        if classified is None and change.previous_path:
+        before = config.classify(change.previous_path) if change.previous_path else None
+        if classified is None and before is not None:
             # Renamed to a name the config does not review: to the reviewer it is a removal.
-            classified = config.classify(change.previous_path)
-            change = replace(change, head_text=None) if classified else change
+            classified, change = before, replace(change, head_text=None)
+        elif classified is not None and before is not None:
+            # Moved between paths with different modes: the stricter one (a move into a laxer
+            # folder must not relax what the move itself may break).
+            classified = _stricter(classified, before)
         if classified is None:
             continue  # not a schema file under this repository's config
         if len(files) >= config.max_files:
@@ -130,6 +139,11 @@ def _reviewed(changes: Iterable[FileChange], config: Config, *, now: datetime) -
         else:
             files.append(_review_file(change, classified, config, now=now))
     return files
+
+
+def _stricter(a: Classification, b: Classification) -> Classification:
+    mode = a.mode if a.mode == b.mode else Mode.FULL  # backward and forward together are full
+    return Classification(a.format, mode, a.transitive or b.transitive)
 
 
 def new_comments(result: ReviewResult, already_posted: Iterable[str]) -> list[Comment]:
@@ -149,7 +163,17 @@ def _file(change: FileChange, classified: Classification, **values) -> FileRevie
         values["findings"] = (_not_reviewed(change.path, values["problem"]),)
     return FileReview(path=change.path, format=classified.format, mode=classified.mode,
                       transitive=classified.transitive, base_path=base_path,
-                      diff=parse_patch(change.patch), **values)
+                      diff=parse_patch(change.patch), version=_version(change), **values)
+
+
+def _version(change: FileChange) -> str:
+    digest = hashlib.sha256()
+    if any(change.blob_ids):
+        digest.update("\0".join(change.blob_ids).encode("ascii"))
+        return digest.hexdigest()[:16]
+    for text in (change.base_text, change.head_text):
+        digest.update(b"\1" + _bytes(text) if text is not None else b"\0")
+    return digest.hexdigest()[:16]
 
 
 def _not_reviewed(path: str, problem: str) -> Finding:
@@ -262,7 +286,7 @@ def _place(files: Sequence[FileReview]) -> tuple[list[Comment], list, list[str]]
     fingerprints: dict[str, None] = {}  # ordered, and O(1) to look up
     for file in files:
         for finding in file.findings:
-            value = fingerprint(finding, file=file.path)
+            value = fingerprint_of(finding, file)
             if value in fingerprints:
                 continue  # the same rule on the same element (old and new side): one comment
             fingerprints[value] = None

@@ -15,7 +15,14 @@ from .blobs import BLOB_FIELDS, Blob, blob_of
 PAGE = 100
 BOT_SUFFIX = "[bot]"  # GraphQL spells a bot's login without it; REST (and this App) with it
 CHECK_NAME = "schema-review"
-COMMENT_FIELDS = "id databaseId body createdAt author { __typename login }"
+COMMENT_FIELDS = "id databaseId body createdAt lastEditedAt author { __typename login }"
+OPEN_PULLS = "pageInfo { hasNextPage endCursor } nodes { number headRefOid baseRefName }"
+MORE_OPEN = """query($owner: String!, $name: String!, $after: String!) {{
+  repository(owner: $owner, name: $name) {{
+    open: pullRequests(states: OPEN, first: {page}, after: $after,
+                       orderBy: {{field: UPDATED_AT, direction: DESC}}) {{ {open_pulls} }}
+  }}
+}}"""
 QUERY = """query($owner: String!, $name: String!, $number: Int!, $head: GitObjectID!, $config: String!,
   $app: Int!, $check: String!{declarations}) {{
   repository(owner: $owner, name: $name) {{
@@ -25,6 +32,9 @@ QUERY = """query($owner: String!, $name: String!, $number: Int!, $head: GitObjec
       reviewThreads(last: {page}) {{
         pageInfo {{ hasPreviousPage startCursor }} nodes {{ comments(first: 1) {{ nodes {{ {comment} }} }} }}
       }}
+    }}
+    open: pullRequests(states: OPEN, first: {page}, orderBy: {{field: UPDATED_AT, direction: DESC}}) {{
+      {open_pulls}
     }}
     config: object(expression: $config) {{ {blob} }}
     head: object(oid: $head) {{
@@ -80,6 +90,7 @@ class Posted:
     login: str
     is_bot: bool
     created_at: str
+    edited: bool = False  # anyone with write access can edit any comment, the App's included
 
 
 @dataclass(frozen=True)
@@ -92,6 +103,13 @@ class RunInfo:
     text: str | None
 
 
+@dataclass(frozen=True)
+class OpenPull:
+    number: int
+    head_sha: str
+    base_ref: str
+
+
 @dataclass
 class ReviewState:
     pull: PullInfo | None  # None: no such pull request
@@ -100,11 +118,19 @@ class ReviewState:
     conversation: list[Posted] = field(default_factory=list)  # oldest first
     threads: list[Posted] = field(default_factory=list)  # each review thread's first comment
     blobs: dict[tuple[str, str], Blob | None] = field(default_factory=dict)
+    # Every open pull request's head: the check run belongs to a commit, and several pull
+    # requests (to different bases, from forks too) can share one head.
+    open_pulls: list[OpenPull] = field(default_factory=list)
+
+    def sharing_head(self, head_sha: str, *, besides: int) -> list[OpenPull]:
+        return [p for p in self.open_pulls if p.head_sha == head_sha and p.number != besides]
 
 
 def bodies_by(comments: list[Posted], login: str) -> list[str]:
-    """The bodies of the comments a given bot wrote (the App reads its own records only)."""
-    return [c.body for c in comments if c.is_bot and c.login == login]
+    """The bodies of the comments a given bot wrote and nobody edited since: the App reads its
+    own records only, and an edited one may hold a record moved there from another comment
+    (the App itself edits a reply only to withdraw its record)."""
+    return [c.body for c in comments if c.is_bot and c.login == login and not c.edited]
 
 
 def query(owner: str, name: str, number: int, *, head_sha: str, config: str, app_id: int,
@@ -117,7 +143,7 @@ def query(owner: str, name: str, number: int, *, head_sha: str, config: str, app
         declarations.append(f", $e{index}: String!")
         selections.append(f"f{index}: object(expression: $e{index}) {{ {BLOB_FIELDS} }}")
     text = QUERY.format(declarations="".join(declarations), selections=" ".join(selections),
-                        page=PAGE, comment=COMMENT_FIELDS, blob=BLOB_FIELDS)
+                        page=PAGE, comment=COMMENT_FIELDS, blob=BLOB_FIELDS, open_pulls=OPEN_PULLS)
     return text, variables
 
 
@@ -134,12 +160,28 @@ def parse(data: dict, blobs: list[tuple[str, str]], *, fetch_text) -> ReviewStat
     state = ReviewState(pull=_pull(node) if node else None,
                         config=blob_of(repository.get("config"), fetch_text=fetch_text),
                         run=_run(repository.get("head")))
+    state.open_pulls = open_pulls(repository.get("open"))
     if node:
         state.conversation = _comments(node.get("comments"))
         state.threads = _thread_starts(node.get("reviewThreads"))
     for index, key in enumerate(blobs):
         state.blobs[key] = blob_of(repository.get(f"f{index}"), fetch_text=fetch_text)
     return state
+
+
+def more_open_query(owner: str, name: str, *, after: str) -> tuple[str, dict]:
+    return (MORE_OPEN.format(page=PAGE, open_pulls=OPEN_PULLS),
+            {"owner": owner, "name": name, "after": after})
+
+
+def open_pulls(connection: dict | None) -> list[OpenPull]:
+    return [OpenPull(int(n["number"]), n.get("headRefOid") or "", n.get("baseRefName") or "")
+            for n in (connection or {}).get("nodes") or [] if n]
+
+
+def later_cursor(connection: dict | None) -> str | None:
+    info = (connection or {}).get("pageInfo") or {}
+    return info.get("endCursor") if info.get("hasNextPage") else None
 
 
 def page_of(data: dict, *, threads: bool) -> tuple[list[Posted], str | None]:
@@ -169,7 +211,8 @@ def _posted(node: dict) -> Posted:
     login = author.get("login") or ""
     return Posted(id=int(node.get("databaseId") or 0), node_id=node.get("id") or "",
                   body=node.get("body") or "", login=login + BOT_SUFFIX if is_bot else login,
-                  is_bot=is_bot, created_at=node.get("createdAt") or "")
+                  is_bot=is_bot, created_at=node.get("createdAt") or "",
+                  edited=bool(node.get("lastEditedAt")))
 
 
 def _comments(connection: dict | None) -> list[Posted]:

@@ -6,7 +6,8 @@ from typing import Callable, Sequence
 
 from ..commands import Command as Parsed, Kind
 from ..config import Config
-from ..overrides import Record, RecordKind, errors, in_scope
+from ..overrides import Record, RecordKind, errors, in_scope, records_in
+from ..records import MARKER_PATTERN
 from ..permissions import decide, level
 from ..render.escape import code, quote
 from ..seen import Seen, parse_time, seen_at
@@ -20,6 +21,7 @@ ACCEPTED = ("@{user} override accepted for {what}. The `schema-review` check now
 MOVED = ("\n\nThe head moved since you wrote the command: it was {seen} then and is {sha} now. "
          "The override covers only breaking changes already present on {seen}; {count} added since "
          "are not covered (comment again to override them).")
+WITHDRAWN = "\n\n_Withdrawn by @{user}'s `/schema-override revoke`._"
 REVOKED = "@{user} overrides on this pull request are withdrawn; the check is being re-run."
 UNKNOWN_SCOPE = ("@{user} nothing to override matches {items}. Name a rule ID or file path from "
                  "the failing `schema-review` check, or leave them out to cover every breaking change.")
@@ -78,7 +80,22 @@ def handle_override(github, where: Command, command: Parsed, *, pushes: Sequence
     # The reply carries the record: the audit trail, and the state the next review reads.
     marker = record.marker(key=github.record_key, scope=where.scope)
     answer(repo, pull.number, comment_id, THUMBS_UP, reply + "\n\n" + marker)
+    if command.kind is Kind.REVOKE:
+        _withdraw(github, repo, pull.number, scope=where.scope, user=user)
     review_head(github, where.target, now=now, prepared=prepared)
+
+
+def _withdraw(github, repo, number: int, *, scope: str, user: str) -> None:
+    """Strike the records of the overrides a revoke withdrew from the App's replies. An edited
+    reply never counts again (bodies_by), so deleting the revoke reply brings nothing back."""
+    login = github.bot_login()
+    for comment in repo.issue_comments(number):
+        if not (comment.is_bot and comment.login == login) or comment.edited:
+            continue
+        found = records_in([comment.body], key=github.record_key, scope=scope)
+        if found and found[0].kind is RecordKind.OVERRIDE:
+            repo.edit_comment(comment.id, MARKER_PATTERN.sub("", comment.body).rstrip()
+                              + WITHDRAWN.format(user=user))
 
 
 @dataclass(frozen=True)

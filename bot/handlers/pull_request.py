@@ -31,9 +31,14 @@ COULD_NOT_FINISH = "schema-review could not finish: {reason}"
 COULD_NOT_FINISH_SUMMARY = ("The review stopped before it could judge this commit, so the gate "
                             "fails closed: a commit that was not reviewed does not pass. Re-run "
                             "the check, or comment `/schema-review recheck`, to try again.")
+SIBLING_FAILS = "#{number} (into {base}) with this head: {title}"
+SIBLING_NOTE = ("> This commit is also the head of pull request #{number} into {base}, which fails "
+                "this check; the check belongs to the commit, so it fails for every pull request "
+                "with this head. What #{number} breaks:\n\n")
 SUPERSEDED = "Superseded by a newer push"
 SUPERSEDED_SUMMARY = ("A newer commit became the pull request's head before this one was reviewed; "
-                      "the `schema-review` check on that commit is the one that gates the merge.")
+                      "the `schema-review` check on that commit is the one that gates the merge. "
+                      "Re-run this check to review this commit anyway.")
 STANDS = " (a later re-review could not finish"
 VERDICT_STANDS = "{title}" + STANDS + ": {reason})"
 STANDS_NOTE = "> A later re-review of this commit could not finish"
@@ -88,8 +93,9 @@ def review_head(github, target: Target, *, now=utc_now, prepared: tuple | None =
         # Never leave the check in progress, and never let an error pass the gate.
         run, before = check.start()
         if isinstance(error, Superseded) and not _failed(before):
-            # A newer push is the pull request's head now; this commit is no longer merged.
-            repo.complete_check_run(run, conclusion=Conclusion.NEUTRAL.value, title=SUPERSEDED,
+            # A newer push is the pull request's head now. `cancelled`, never `neutral`: should
+            # this commit be the head after all, it must not pass unreviewed.
+            repo.complete_check_run(run, conclusion=Conclusion.CANCELLED.value, title=SUPERSEDED,
                                     summary=SUPERSEDED_SUMMARY, text=None, annotations=[])
         else:
             fail_closed(repo, run, before, reason=type(error).__name__)
@@ -213,7 +219,7 @@ def _review_pull(github, repo, check: _Check, target: Target, *, now) -> str:
                   if key[0] in (state.pull.base.sha, target.head_sha)}
     result = evaluate(repo, state.pull, config, head_sha=target.head_sha, now=now, listing=listing,
                       prefetched=prefetched)
-    return _conclude(github, repo, run, target, state.pull, config, result, state=state)
+    return _conclude(github, repo, run, target, state.pull, config, result, state=state, now=now)
 
 
 def _no_pull(repo, run, before: Verdict | None) -> str:
@@ -232,10 +238,11 @@ def _config_invalid(repo, run, error: ConfigError) -> str:
 
 
 def _review(github, repo, run, before: Verdict | None, target: Target, *, now) -> str:
-    number = target.pull_number
+    number, siblings = target.pull_number, None
     if number is None and target.group_base is None:
-        # Check events from forks name no pull request: ask which open one has this head.
-        number = repo.pull_for_commit(target.head_sha)
+        # Check events from forks name no pull request: ask which open ones have this head.
+        found = repo.pulls_for_commit(target.head_sha)
+        number, siblings = (found[0], found[1:]) if found else (None, [])
     if number is None and target.group_base is None:
         return _no_pull(repo, run, before)
     try:
@@ -249,23 +256,45 @@ def _review(github, repo, run, before: Verdict | None, target: Target, *, now) -
         return _conclude(github, repo, run, target, pull, config, result)
     pull = repo.pull(number)
     result = evaluate(repo, pull, config, head_sha=target.head_sha, now=now)
-    return _conclude(github, repo, run, target, pull, config, result)
+    return _conclude(github, repo, run, target, pull, config, result, siblings=siblings, now=now)
 
 
 def _conclude(github, repo, run, target: Target, pull, config: Config, result: ReviewResult, *,
-              state: ReviewState | None = None) -> str:
+              state: ReviewState | None = None, siblings: list[int] | None = None, now=utc_now) -> str:
     """Apply the overrides, complete the check run, and post what is new (on pull requests:
     a merge group has no conversation to post in). `state` holds the conversation and the
-    review threads when the review state query read them already."""
-    conclusion, title, summary = result.conclusion, result.title, result.summary
-    if conclusion is Conclusion.FAILURE and pull is not None:  # only a failure can be overridden
-        overrides = current_overrides(github, repo, pull, config,
-                                      conversation=state.conversation if state else None)
-        conclusion, title, summary = verdict(result, overrides, conclusion=config.override.conclusion)
+    review threads when the review state query read them already.
+
+    The check run belongs to the commit, and branch protection reads it for every pull request
+    with that head: so it carries the worst verdict of all of them (`siblings`: the other open
+    pull requests with this head; None: look them up)."""
+    conclusion, title, summary = _overridden(github, repo, pull, config, result,
+                                             conversation=state.conversation if state else None)
     in_group = target.group_base is not None
+    if not in_group:
+        if siblings is None:
+            siblings = ([p.number for p in state.sharing_head(target.head_sha, besides=pull.number)]
+                        if state is not None else
+                        [n for n in repo.pulls_for_commit(target.head_sha) if n != pull.number])
+        for number in siblings:
+            other = repo.pull(number)
+            found = _overridden(github, repo, other, config,
+                                evaluate(repo, other, config, head_sha=target.head_sha, now=now))
+            if found[0] is Conclusion.FAILURE and conclusion is not Conclusion.FAILURE:
+                conclusion = Conclusion.FAILURE
+                title = SIBLING_FAILS.format(number=number, base=other.base.ref, title=found[1])
+                summary = SIBLING_NOTE.format(number=number, base=code(other.base.ref)) + found[2]
     with stage("publish"):
         return _publish(github, repo, run, target, pull, result, conclusion, title, summary,
                         in_group=in_group, state=state)
+
+
+def _overridden(github, repo, pull, config: Config, result: ReviewResult, *, conversation=None):
+    """(conclusion, title, summary) of a pull request's result once its own overrides count."""
+    if result.conclusion is not Conclusion.FAILURE or pull is None:  # only a failure is overridden
+        return result.conclusion, result.title, result.summary
+    overrides = current_overrides(github, repo, pull, config, conversation=conversation)
+    return verdict(result, overrides, conclusion=config.override.conclusion)
 
 
 def _publish(github, repo, run, target: Target, pull, result: ReviewResult, conclusion: Conclusion,

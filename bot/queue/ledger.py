@@ -71,9 +71,13 @@ class Ledger:
             return
         key = f"head:{subject.pull}"
         known = self._huey.get(key, peek=True)
-        # Equal timestamps (one-second resolution): the later arrival is the newer push.
-        if known is None or subject.version >= known["version"]:
-            self._huey.put(key, {"sha": subject.head, "version": subject.version})
+        heads = _heads(known)
+        if known is None or subject.version > known["version"]:
+            self._huey.put(key, {"heads": [subject.head], "version": subject.version})
+        elif subject.version == known["version"] and subject.head not in heads:
+            # Equal timestamps (one-second resolution) say nothing about which push is newer,
+            # and deliveries may arrive in any order: neither supersedes the other.
+            self._huey.put(key, {"heads": heads + [subject.head], "version": subject.version})
         self._log_push(subject)
 
     def _log_push(self, subject: Subject) -> None:
@@ -105,4 +109,11 @@ class Ledger:
         if not subject.pull or not subject.head:
             return False
         known = self._huey.get(f"head:{subject.pull}", peek=True)
-        return known is not None and known["sha"] != subject.head
+        return known is not None and subject.head not in _heads(known)
+
+
+def _heads(known: dict | None) -> list[str]:
+    """The newest push's head(s); entries written before ties were kept hold one `sha`."""
+    if not known:
+        return []
+    return list(known.get("heads") or [known["sha"]])

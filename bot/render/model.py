@@ -15,6 +15,7 @@ class Conclusion(enum.StrEnum):
     SUCCESS = "success"
     FAILURE = "failure"
     NEUTRAL = "neutral"
+    CANCELLED = "cancelled"  # a superseded head: not a pass for branch protection, unlike neutral
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,7 @@ class FileReview:
     diff: DiffLines = DiffLines()
     notes: tuple[str, ...] = ()
     removed: bool = False
+    version: str = ""  # a digest of both versions' content: what whole-file findings are bound to
 
     @property
     def reviewed(self) -> bool:

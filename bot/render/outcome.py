@@ -8,7 +8,7 @@ from rules.output.model import FileResult, Located, Outcome, RuleHelp
 
 from ..config import (DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_INVALID, SCHEMA_NOT_REVIEWED,
                       SCHEMA_REVIEW_BUDGET)
-from ..fingerprint import fingerprint
+from ..fingerprint import of as fingerprint_of
 from . import check_run, explain
 from .model import Conclusion, FileReview
 
@@ -33,7 +33,7 @@ def unique(file: FileReview) -> Iterator[tuple[Finding, str]]:
     if not file.reviewed:
         return  # its one finding restates `problem`, which every format shows already
     for finding in file.findings:
-        value = fingerprint(finding, file=file.path)
+        value = fingerprint_of(finding, file)
         if value not in seen:
             seen.add(value)
             yield finding, value

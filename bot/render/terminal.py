@@ -23,7 +23,7 @@ NOTE = "note: {note}"
 NO_FILES = "No schema files changed."
 SEVERITY_COLOURS = {Severity.ERROR: "1;31", Severity.WARNING: "1;33", Severity.INFO: "1;34"}
 VERDICT_COLOURS = {Conclusion.SUCCESS: "1;32", Conclusion.FAILURE: "1;31",
-                   Conclusion.NEUTRAL: "1;33"}
+                   Conclusion.NEUTRAL: "1;33", Conclusion.CANCELLED: "1;33"}
 # Schema text and file names are untrusted: a terminal must never receive their control
 # characters (escape sequences can rewrite the screen, retitle the window, or hide lines).
 CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029]")

@@ -149,6 +149,13 @@ class GitHubEmulator(Inspection):
             self.state.review_comments[item.id] = item
             return item
 
+    def edit_issue_comment(self, comment_id: int, body: str) -> None:
+        """An edit by someone with write access (GitHub lets them edit anyone's comment)."""
+        with self.state.lock:
+            item = self.state.issue_comments[comment_id]
+            item.body = body
+            item.updated_at = item.last_edited_at = self.state.now()
+
     def add_issue_comment(self, pull: PullRequest, body: str, *, user: str = "octocat",
                           user_type: str = "User") -> IssueComment:
         """A comment written by someone else (a human, another bot) on the PR conversation."""

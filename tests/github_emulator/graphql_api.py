@@ -75,15 +75,21 @@ type Repository implements Node {
   id: ID! name: String! nameWithOwner: String!
   object(expression: String, oid: GitObjectID): GitObject
   pullRequest(number: Int!): PullRequest
+  pullRequests(states: [PullRequestState!], first: Int, last: Int, after: String, before: String,
+               orderBy: IssueOrder): PullRequestConnection!
 }
+enum IssueOrderField { CREATED_AT UPDATED_AT COMMENTS }
+enum OrderDirection { ASC DESC }
+input IssueOrder { field: IssueOrderField! direction: OrderDirection! }
+type PullRequestConnection { totalCount: Int! pageInfo: PageInfo! nodes: [PullRequest] }
 interface Minimizable { isMinimized: Boolean! minimizedReason: String viewerCanMinimize: Boolean! }
 type PullRequestReviewComment implements Node & Minimizable {
   id: ID! databaseId: Int body: String! isMinimized: Boolean! minimizedReason: String
-  viewerCanMinimize: Boolean! author: Actor createdAt: DateTime! path: String!
+  viewerCanMinimize: Boolean! author: Actor createdAt: DateTime! lastEditedAt: DateTime path: String!
 }
 type IssueComment implements Node & Minimizable {
   id: ID! databaseId: Int body: String! isMinimized: Boolean! minimizedReason: String
-  viewerCanMinimize: Boolean! author: Actor createdAt: DateTime!
+  viewerCanMinimize: Boolean! author: Actor createdAt: DateTime! lastEditedAt: DateTime
 }
 type RateLimit { cost: Int! limit: Int! remaining: Int! used: Int! resetAt: String! nodeCount: Int! }
 type Query {
@@ -123,6 +129,7 @@ def _build():
         "used": 5000 - info.context.state.rate_remaining, "resetAt": "2030-01-01T00:00:00Z", "nodeCount": 0}
     schema.get_type("Repository").fields["object"].resolve = _object
     schema.get_type("Repository").fields["pullRequest"].resolve = review_state.pull_request
+    schema.get_type("Repository").fields["pullRequests"].resolve = review_state.pull_requests
     schema.get_type("PullRequest").fields["comments"].resolve = review_state.conversation
     schema.get_type("PullRequest").fields["reviewThreads"].resolve = review_state.threads
     schema.get_type("PullRequestReviewThread").fields["comments"].resolve = review_state.thread_comments

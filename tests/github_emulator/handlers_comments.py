@@ -84,7 +84,8 @@ def get_review_comment(ctx: Ctx, owner: str, repo: str, comment_id) -> Reply:
 @operation("pulls/update-review-comment")
 def update_review_comment(ctx: Ctx, owner: str, repo: str, comment_id) -> Reply:
     found = review_comment(ctx, owner, repo, comment_id)
-    found.body, found.updated_at = ctx.json("body"), ctx.state.now()
+    found.body = ctx.json("body")
+    found.updated_at = found.last_edited_at = ctx.state.now()
     return Reply(200, sp.review_comment(ctx.api, found))
 
 
@@ -123,7 +124,8 @@ def get_issue_comment(ctx: Ctx, owner: str, repo: str, comment_id) -> Reply:
 @operation("issues/update-comment")
 def update_issue_comment(ctx: Ctx, owner: str, repo: str, comment_id) -> Reply:
     found = issue_comment(ctx, owner, repo, comment_id)
-    found.body, found.updated_at = ctx.json("body"), ctx.state.now()
+    found.body = ctx.json("body")
+    found.updated_at = found.last_edited_at = ctx.state.now()
     return Reply(200, sp.issue_comment(ctx.api, found))
 
 

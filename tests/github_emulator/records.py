@@ -94,6 +94,7 @@ class ReviewComment:
     subject_type: str = "line"
     in_reply_to_id: int | None = None
     minimized_reason: str | None = None
+    last_edited_at: str | None = None
     user_type: str = "Bot"
 
     @property
@@ -116,6 +117,7 @@ class IssueComment:
     updated_at: str
     user_type: str = "User"
     minimized_reason: str | None = None
+    last_edited_at: str | None = None  # GraphQL's lastEditedAt: set by an edit, never by creation
 
     @property
     def node_id(self) -> str:

@@ -30,7 +30,7 @@ def comment(kind: str, item: IssueComment | ReviewComment) -> dict:
     out = {"__typename": kind, "id": item.node_id, "databaseId": item.id, "body": item.body,
            "isMinimized": item.is_minimized, "minimizedReason": item.minimized_reason,
            "viewerCanMinimize": True, "author": actor(item.user, item.user_type),
-           "createdAt": item.created_at, "_item": item}
+           "createdAt": item.created_at, "lastEditedAt": item.last_edited_at, "_item": item}
     if isinstance(item, ReviewComment):
         out["path"] = item.path
     return out
@@ -71,15 +71,32 @@ def _index(cursor: str) -> int:
         raise PaginationError(f"`{cursor}` does not appear to be a valid cursor.") from None
 
 
+def pull_requests(parent, info, states=None, orderBy=None, **page):
+    """The repository's pull requests (forks' included: they are the base repository's), oldest
+    first, or by `orderBy`."""
+    repo, state = parent["_repo"], info.context.state
+    wanted = {s.lower() for s in states} if states else None
+    found = [pr for (key, _), pr in sorted(state.pulls.items())
+             if key == repo.full_name.lower() and (wanted is None or pr.state in wanted)]
+    if orderBy and orderBy.get("direction") == "DESC":
+        found.reverse()
+    return connection([_pull(pr) for pr in found], "pullRequests", **page)
+
+
 def pull_request(parent, info, number):
     repo = parent["_repo"]
     pr = info.context.state.pull(repo, number)
     if pr is None:
         return None
+    return _pull(pr)
+
+
+def _pull(pr) -> dict:
     state = {"open": "OPEN", "closed": "CLOSED", "merged": "MERGED"}.get(pr.state, "OPEN")
     return {"__typename": "PullRequest", "id": f"PR_emu{pr.id}", "number": pr.number, "state": state,
             "title": pr.title, "headRefOid": pr.head_sha, "baseRefOid": pr.base_sha,
-            "headRefName": pr.head, "baseRefName": pr.base, "changedFiles": len(pr.files()),
+            "headRefName": pr.head, "baseRefName": pr.base,
+            "changedFiles": lambda _info: len(pr.files()),  # a diff: computed only when asked
             "author": actor(pr.user, "User"), "_pr": pr}
 
 

@@ -39,9 +39,10 @@ def test_two_pushes_100ms_apart_leave_one_verdict_on_the_newer_head(github, app_
     run = completed_run(github, repo, new_head)
     settle(github)
     assert run.conclusion == "success" and len(runs(github, repo, new_head)) == 1
-    # The older head: cancelled before it started (no run) or mid-way (neutral), never in progress.
+    # The older head: dropped before it started (no run) or cancelled mid-way (`cancelled`, which
+    # unlike `neutral` is no pass for branch protection), never left in progress.
     old_runs = runs(github, repo, older["pull_request"]["head"]["sha"])
-    assert all(r.status == "completed" and r.conclusion == "neutral" for r in old_runs), old_runs
+    assert all(r.status == "completed" and r.conclusion == "cancelled" for r in old_runs), old_runs
     assert len(old_runs) <= 1
     assert reviews(github, repo, pull) == []  # the older, failing verdict never posted its comments
 

@@ -23,32 +23,29 @@ class _Run(SimpleNamespace):
 
 class _Repo:
     def __init__(self, runs):
-        self.runs, self.created = runs, []
+        self.runs = runs
         self.requester = SimpleNamespace(rate_limiting=(-1, -1))
 
     def get_commit(self, sha):
         return SimpleNamespace(get_check_runs=lambda check_name=None: [r for r in self.runs if r.name == check_name])
 
-    def create_check_run(self, **fields):
-        run = _Run(name=fields["name"], app=SimpleNamespace(id=OWN_APP_ID, slug="schema-review"),
-                   status=fields.get("status"), conclusion=None, output=None, edits=[])
-        self.created.append(run)
-        return run
-
 
 def _client(runs) -> RepoClient:
     client = object.__new__(RepoClient)
     client._client, client.full_name, client.owner, client.name = None, "acme/x", "acme", "x"
-    client._repo = _Repo(runs)
+    client.app_id, client._repo = OWN_APP_ID, _Repo(runs)
     return client
 
 
+def _run(app_id: int, slug: str) -> _Run:
+    return _Run(name=CHECK_NAME, app=SimpleNamespace(id=app_id, slug=slug), status="completed",
+                conclusion="success", edits=[],
+                output=SimpleNamespace(title="No breaking changes", summary="ok", text=None))
+
+
 def test_a_foreign_schema_review_run_is_not_adopted_as_the_apps_own():
-    forged = _Run(name=CHECK_NAME, app=SimpleNamespace(id=ACTIONS_APP_ID, slug="github-actions"),
-                  status="completed", conclusion="success",
-                  output=SimpleNamespace(title="No breaking changes", summary="ok", text=None), edits=[])
-    client = _client([forged])
-    run, before = client.start_check_run("a" * 40)
-    assert run is not forged and before is None, (
-        f"the App adopted a run made by app {forged.app.slug!r} (its verdict {before})")
-    assert forged.edits == []
+    """The give-up path looks the run up by name: only the App's own run may come back."""
+    forged = _run(ACTIONS_APP_ID, "github-actions")
+    assert _client([forged]).find_check_run("a" * 40) is None
+    own = _run(OWN_APP_ID, "schema-review")
+    assert _client([forged, own]).find_check_run("a" * 40) is own

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import time
 
 import pytest
 
@@ -166,9 +165,10 @@ def test_an_older_push_delivered_late_cannot_make_the_current_head_neutral(githu
     head = pull.head_sha
     assert second["pull_request"]["head"]["sha"] == head != first["pull_request"]["head"]["sha"]
 
-    github.inject("GET", rf"/pulls/{pull.number}/files", delay=8.0)  # H2's review is under way ...
+    slow = github.inject("GET", rf"/pulls/{pull.number}/files", delay=8.0)  # H2's review is under way ...
     send(github, app_url, "pull_request", second)
-    time.sleep(3.0)  # (it is listing the files, a GitHub read that takes 8 s here)
+    # (it is listing the files, a GitHub read that takes 8 s here) ...
+    wait_for(lambda: slow.hits > 0, timeout=60, what="H2's review to start listing files")
     send(github, app_url, "pull_request", first)  # ... when H1's delivery arrives late
     settle(github, timeout=120)
     run = check(github, repo, head)

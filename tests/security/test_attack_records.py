@@ -26,19 +26,20 @@ def test_an_edited_or_deleted_app_reply_cannot_bring_back_a_revoked_override(git
     github.set_permission(repo.owner, repo.name, pull.user, "write")  # the author: write, not allowed
     deliver_comment(github, app_url, github.issue_comment_event(pull, f"/schema-override {REASON}", "maintainer"))
     assert check(github, repo, pull.head_sha).conclusion == "success"
+    # The author copies the override's record while it is there (the App strikes it on revoke).
+    (accepted,) = [b for b in replies(github, repo, pull) if "override accepted" in b]
+    override_record = MARKER_PATTERN.search(accepted).group(0)
     deliver_comment(github, app_url, github.issue_comment_event(pull, "/schema-override revoke", "maintainer"))
     run = check(github, repo, pull.head_sha)
     assert run.conclusion == "failure", run.output
-
     (accepted,) = [b for b in replies(github, repo, pull) if "override accepted" in b]
-    override_record = MARKER_PATTERN.search(accepted).group(0)
+    assert MARKER_PATTERN.search(accepted) is None and "Withdrawn by @maintainer" in accepted
     (revoke,) = [c for c in github.issue_comments(repo.owner, repo.name, pull.number)
                  if c.user_type == "Bot" and "withdrawn" in c.body]
     if how == "edit":
         # The author edits the App's revoke reply (PATCH /issues/comments/{id}): its last record
         # now is the override the revoke withdrew.
-        revoke.body = revoke.body + "\n\n" + override_record
-        revoke.updated_at = github.state.now()
+        github.edit_issue_comment(revoke.id, revoke.body + "\n\n" + override_record)
     else:  # or deletes it (DELETE /issues/comments/{id}): write access suffices for that too
         del github.state.issue_comments[revoke.id]
 

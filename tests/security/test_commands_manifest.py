@@ -20,7 +20,7 @@ from tests.shared import REPO
 REQUIRED = {
     "pull": ("pull_requests", "read"),
     "changed_files": ("pull_requests", "read"),
-    "pull_for_commit": ("pull_requests", "read"),  # fork re-runs: which open pull request has the head
+    "pulls_for_commit": ("pull_requests", "read"),  # fork re-runs and shared heads: the open pull requests of a commit
     "compare_files": ("contents", "read"),  # a merge group's files against its base
     "blobs": ("contents", "read"),  # GraphQL object(expression:) on the repository
     "shared_file": ("contents", "read"),  # GET /repos/{o}/{r} (metadata) + a blob of another installed repo
@@ -38,6 +38,7 @@ REQUIRED = {
     "issue_comments": ("issues", "read"),
     "issue_comment": ("issues", "read"),
     "comment": ("issues", "write"),
+    "edit_comment": ("issues", "write"),  # a revoke strikes the records of the overrides it withdraws
     "react": ("issues", "write"),
     "permission": ("metadata", "read"),
     "in_team": ("members", "read"),
