@@ -189,20 +189,31 @@ class RepoClient:
         return self._repo.get_pull(number)
 
 
-    @_operation("pulls_for_commit", reads=True)
+    @_operation("open_pulls", reads=True)
+    def open_pulls(self) -> list[tuple[int, str]]:
+        """(number, head sha) of every open pull request, most recently updated first (forks'
+        included: they are this repository's pull requests)."""
+        return [(pull.number, pull.head.sha)
+                for pull in self._repo.get_pulls(state="open", sort="updated", direction="desc")]
+
     def pulls_for_commit(self, head_sha: str) -> list[int]:
-        """Every open pull request whose head is this commit, most recently updated first.
-        Check events from forks carry no `pull_requests`; and one head can be proposed to
-        several bases, each with its own verdict on the one check run."""
-        return [pull.number for pull in self._repo.get_pulls(state="open", sort="updated", direction="desc")
-                if pull.head.sha == head_sha]
+        """Every open pull request whose head is this commit. Check events from forks carry no
+        `pull_requests`; and one head can be proposed to several bases, each with its own
+        verdict on the one check run."""
+        return [number for number, head in self.open_pulls() if head == head_sha]
 
     @_operation("compare_files", reads=True)
     def compare_files(self, base_sha: str, head_sha: str) -> tuple[list, bool]:
         """(files, whether that is all of them) between two commits, e.g. a merge group's:
         GitHub's comparison lists the first COMPARE_FILES_LISTED files only."""
-        files = list(self._repo.compare(base_sha, head_sha).files)
+        comparison = self._repo.compare(base_sha, head_sha)
+        files = list(comparison.files)
         return files, len(files) < COMPARE_FILES_LISTED
+
+    @_operation("compare_commits", reads=True)
+    def compare_commits(self, base_sha: str, head_sha: str) -> set[str]:
+        """The commits between two commits (a merge group's: the queued pull requests' too)."""
+        return {commit.sha for commit in self._repo.compare(base_sha, head_sha).commits}
 
     @_operation("changed_files", reads=True)
     def changed_files(self, pull) -> list:

@@ -12,6 +12,7 @@ import rules
 from rules import Finding, Mode, SchemaError, Severity, Side, Source
 
 from . import deprecation, moves
+from .jobs import checkpoint
 from .config import (SCHEMA_FILE_REMOVED, SCHEMA_INVALID, SCHEMA_NOT_REVIEWED, SCHEMA_REVIEW_BUDGET,
                      Classification, Config)
 from .diff_lines import parse_patch
@@ -27,6 +28,9 @@ __all__ = ["FileStatus", "FileChange", "ReviewResult", "review", "new_comments",
 REMOVED = "The schema file was removed."
 BASE_UNUSABLE = "the base version cannot be read ({problem})"
 UNREADABLE = "the {side} version is unusable ({problem})"
+PULL_BUDGET_USED = ("the pull request's review time ({seconds:g} s, `SCHEMA_REVIEW_PULL_BUDGET`) was "
+                    "used up by the files before it")
+_budget = {"pull_seconds": 120.0}
 OVER_LIMIT = "over the limit of {limit} schema files per pull request (`max_files`)"
 OVER_BUDGET = "The file {problem}, so it is not known to be compatible."
 NOT_REVIEWED = "The file was not reviewed: {problem}. It is not known to be compatible."
@@ -120,9 +124,18 @@ def review(changes: Iterable[FileChange], config: Config, *, now: datetime,
                             files=tuple(files))
 
 
+def configure(*, pull_seconds: float) -> None:
+    """SCHEMA_REVIEW_PULL_BUDGET: the seconds one push's files may take in all."""
+    _budget["pull_seconds"] = pull_seconds
+
+
 def _reviewed(changes: Iterable[FileChange], config: Config, *, now: datetime) -> list[FileReview]:
     files: list[FileReview] = []
+    # A push may hold a queue worker this long, however many slow files it brings; and a newer
+    # push stops it between files (checkpoint), so hostile pull requests cannot stall the rest.
+    deadline = time.monotonic() + _budget["pull_seconds"]
     for change in moves.paired(list(changes), config.classify):
+        checkpoint()
         classified = config.classify(change.path)
         before = config.classify(change.previous_path) if change.previous_path else None
         if classified is None and before is not None:
@@ -136,6 +149,9 @@ def _reviewed(changes: Iterable[FileChange], config: Config, *, now: datetime) -
             continue  # not a schema file under this repository's config
         if len(files) >= config.max_files:
             files.append(_file(change, classified, problem=OVER_LIMIT.format(limit=config.max_files)))
+        elif time.monotonic() > deadline:
+            files.append(_file(change, classified,
+                               problem=PULL_BUDGET_USED.format(seconds=_budget["pull_seconds"])))
         else:
             files.append(_review_file(change, classified, config, now=now))
     return files

@@ -5,7 +5,7 @@
 | REDIS_URL                         | (unset)            | set: Redis queue, workers run `python -m bot.worker` |
 | QUEUE_PATH                        | var/queue.db       | SQLite queue file when REDIS_URL is unset           |
 | QUEUE_WORKERS                     | 4                  | worker threads (per gunicorn worker / bot.worker)   |
-| SCHEMA_REVIEW_JOB_RETRIES         | 3                  | attempts after the first before the check goes neutral |
+| SCHEMA_REVIEW_JOB_RETRIES         | 3                  | attempts after the first before the check fails closed |
 | SCHEMA_REVIEW_JOB_RETRY_DELAY     | 10                 | seconds before a failed job's first retry (doubles) |
 | SCHEMA_REVIEW_RETRIES             | 5                  | retries of one GitHub request (5xx, connection, limits) |
 | SCHEMA_REVIEW_RETRY_BACKOFF       | 1.0                | backoff factor of those retries, seconds (1, 2, 4, ...) |
@@ -15,6 +15,7 @@
 | SCHEMA_REVIEW_HEARTBEAT           | 5                  | seconds between worker heartbeats; 6 missed = worker dead |
 | METRICS_PORT                      | (unset)            | bot.worker only: serve /metrics on this port        |
 | SCHEMA_REVIEW_FILE_BUDGET         | 20                 | seconds one schema file's review may take; then it fails |
+| SCHEMA_REVIEW_PULL_BUDGET         | 120                | seconds one push's files may take in all; the rest are not reviewed |
 | SCHEMA_REVIEW_JOB_INTERRUPTIONS   | 2                  | times a job's worker may die under it; then the check fails |
 | SCHEMA_REVIEW_RECHECK_INTERVAL    | 60                 | seconds between two `/schema-review recheck` runs on one PR |
 """
@@ -47,6 +48,7 @@ class Runtime:
     heartbeat: float = 5.0
     metrics_port: int | None = None
     file_budget: float = 20.0
+    pull_budget: float = 120.0
     job_interruptions: int = 2
     recheck_interval: float = 60.0
 
@@ -75,6 +77,7 @@ class Runtime:
                       heartbeat=max(number("SCHEMA_REVIEW_HEARTBEAT", 5.0), 0.1),
                       metrics_port=number("METRICS_PORT", 0, int) if port else None,
                       file_budget=max(number("SCHEMA_REVIEW_FILE_BUDGET", 20.0), 0.1),
+                      pull_budget=max(number("SCHEMA_REVIEW_PULL_BUDGET", 120.0), 0.1),
                       job_interruptions=max(number("SCHEMA_REVIEW_JOB_INTERRUPTIONS", 2, int), 1),
                       recheck_interval=number("SCHEMA_REVIEW_RECHECK_INTERVAL", 60.0))
         if problems:

@@ -35,6 +35,12 @@ EVERYTHING = "every breaking change ({count}) in {sha}"
 SCOPED = "{count} breaking change(s) matching {items} in {sha}"
 # A reason is echoed in the reply and kept in its record; both must stay far below GitHub's limit.
 MAX_REASON = 2000
+# The record lists what it covers (about 25 characters each once sealed): bounded, so the reply
+# always fits GitHub's 65,536 characters.
+MAX_COVERED = 1500
+TOO_MANY = ("@{user} this would override {count:,} breaking changes at once, more than one record "
+            "can hold ({limit:,}). Override by rule ID or file path in several commands, or fix "
+            "some first.")
 
 
 @dataclass(frozen=True)
@@ -135,6 +141,8 @@ def _override(where: Command, command: Parsed, *, pushes, now) -> Accepted | Ref
             if command.scope else EVERYTHING.format(count=len(chosen), sha=head))
     reason = command.reason if len(command.reason) <= MAX_REASON else command.reason[:MAX_REASON] + "…"
     fingerprints = tuple(dict.fromkeys(fp for fp, _p, _f in chosen))
+    if len(fingerprints) > MAX_COVERED:
+        return Refusal(TOO_MANY.format(user=user, count=len(fingerprints), limit=MAX_COVERED))
     record = Record(kind=RecordKind.OVERRIDE, user=user, at=where.comment["created_at"],
                     comment=where.comment.get("html_url", ""), reason=reason, scope=command.scope,
                     fingerprints=fingerprints, head=seen.heads[-1])

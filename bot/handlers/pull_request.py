@@ -251,16 +251,24 @@ def _review(github, repo, run, before: Verdict | None, target: Target, *, now) -
         return _config_invalid(repo, run, error)
     if target.group_base is not None:
         result = evaluate_group(repo, config, base_sha=target.group_base, head_sha=target.head_sha, now=now)
-        # The queued pull request's overrides carry over: its breaking changes are the group's.
-        pull = repo.pull(number) if number is not None else None
-        return _conclude(github, repo, run, target, pull, config, result)
+        # The queued pull requests' overrides carry over: their breaking changes are the group's.
+        # GitHub names the last one; the others are the open ones whose heads the group holds.
+        queued: list[int] = []
+        if result.conclusion is Conclusion.FAILURE:  # only then do overrides matter
+            held = repo.compare_commits(target.group_base, target.head_sha)
+            queued = list(dict.fromkeys(([number] if number else [])
+                                        + [n for n, head in repo.open_pulls() if head in held]))
+        pulls = [repo.pull(n) for n in queued]
+        return _conclude(github, repo, run, target, pulls[0] if pulls else None, config, result,
+                         group=pulls)
     pull = repo.pull(number)
     result = evaluate(repo, pull, config, head_sha=target.head_sha, now=now)
     return _conclude(github, repo, run, target, pull, config, result, siblings=siblings, now=now)
 
 
 def _conclude(github, repo, run, target: Target, pull, config: Config, result: ReviewResult, *,
-              state: ReviewState | None = None, siblings: list[int] | None = None, now=utc_now) -> str:
+              state: ReviewState | None = None, siblings: list[int] | None = None, now=utc_now,
+              group: list | None = None) -> str:
     """Apply the overrides, complete the check run, and post what is new (on pull requests:
     a merge group has no conversation to post in). `state` holds the conversation and the
     review threads when the review state query read them already.
@@ -268,7 +276,8 @@ def _conclude(github, repo, run, target: Target, pull, config: Config, result: R
     The check run belongs to the commit, and branch protection reads it for every pull request
     with that head: so it carries the worst verdict of all of them (`siblings`: the other open
     pull requests with this head; None: look them up)."""
-    conclusion, title, summary = _overridden(github, repo, pull, config, result,
+    conclusion, title, summary = _overridden(github, repo, group if group is not None else [pull],
+                                             config, result,
                                              conversation=state.conversation if state else None)
     in_group = target.group_base is not None
     if not in_group:
@@ -278,7 +287,7 @@ def _conclude(github, repo, run, target: Target, pull, config: Config, result: R
                         [n for n in repo.pulls_for_commit(target.head_sha) if n != pull.number])
         for number in siblings:
             other = repo.pull(number)
-            found = _overridden(github, repo, other, config,
+            found = _overridden(github, repo, [other], config,
                                 evaluate(repo, other, config, head_sha=target.head_sha, now=now))
             if found[0] is Conclusion.FAILURE and conclusion is not Conclusion.FAILURE:
                 conclusion = Conclusion.FAILURE
@@ -289,11 +298,14 @@ def _conclude(github, repo, run, target: Target, pull, config: Config, result: R
                         in_group=in_group, state=state)
 
 
-def _overridden(github, repo, pull, config: Config, result: ReviewResult, *, conversation=None):
-    """(conclusion, title, summary) of a pull request's result once its own overrides count."""
-    if result.conclusion is not Conclusion.FAILURE or pull is None:  # only a failure is overridden
+def _overridden(github, repo, pulls: list, config: Config, result: ReviewResult, *, conversation=None):
+    """(conclusion, title, summary) of a result once the overrides of its pull requests count
+    (one, or a merge group's queued ones; `conversation` is the first one's, when known)."""
+    pulls = [p for p in pulls if p is not None]
+    if result.conclusion is not Conclusion.FAILURE or not pulls:  # only a failure is overridden
         return result.conclusion, result.title, result.summary
-    overrides = current_overrides(github, repo, pull, config, conversation=conversation)
+    overrides = [record for index, pull in enumerate(pulls) for record in current_overrides(
+        github, repo, pull, config, conversation=conversation if index == 0 else None)]
     return verdict(result, overrides, conclusion=config.override.conclusion)
 
 

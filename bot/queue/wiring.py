@@ -14,6 +14,7 @@ from .dispatcher import QueueDispatcher
 
 def build_dispatcher(settings: Settings, runtime: Runtime, *,
                      handle: Callable[[Job], None] | None = None) -> QueueDispatcher:
+    from .. import review
     from ..github import GitHubApp
     from ..handlers import handle_job
     from ..handlers.comment import CommandContext
@@ -21,6 +22,7 @@ def build_dispatcher(settings: Settings, runtime: Runtime, *,
     from .giveup import give_up
 
     rules.budget.configure(seconds=runtime.file_budget)
+    review.configure(pull_seconds=runtime.pull_budget)
     github = GitHubApp(settings, retries=runtime.request_retries, backoff=runtime.retry_backoff,
                        max_rate_wait=runtime.max_rate_wait, token_margin=runtime.token_margin)
     holder: list[QueueDispatcher] = []

@@ -92,8 +92,10 @@ class GitStore:
         return self.text("for-each-ref", "--format=%(refname:short)", "refs/heads").split()
 
     def commit(self, branch: str, files: dict[str, str | bytes | None], message: str, *,
-               parent: str | None, author_date: datetime | str | None = None) -> str:
-        """Write `files` (None deletes) on top of `parent` and move `branch` to the new commit."""
+               parent: str | None, author_date: datetime | str | None = None,
+               merged: tuple[str, ...] = ()) -> str:
+        """Write `files` (None deletes) on top of `parent` and move `branch` to the new commit;
+        `merged` are further parents (a merge commit, as a merge queue's group is)."""
         with tempfile.TemporaryDirectory() as scratch:
             env = {"GIT_INDEX_FILE": str(Path(scratch) / "index")}
             if parent:
@@ -112,7 +114,7 @@ class GitStore:
         people = {"GIT_AUTHOR_NAME": AUTHOR_NAME, "GIT_AUTHOR_EMAIL": AUTHOR_EMAIL,
                   "GIT_COMMITTER_NAME": AUTHOR_NAME, "GIT_COMMITTER_EMAIL": AUTHOR_EMAIL,
                   "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date}
-        parents = ["-p", parent] if parent else []
+        parents = [flag for sha in ((parent,) if parent else ()) + tuple(merged) for flag in ("-p", sha)]
         sha = self.run("commit-tree", tree, *parents, "-m", message, env=people).decode().strip()
         old = self.branch_sha(branch) or ZERO_SHA
         self.run("update-ref", f"refs/heads/{branch}", sha, old)

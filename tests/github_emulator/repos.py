@@ -28,18 +28,20 @@ class Repo:
         return f"{self.owner}/{self.name}"
 
     def commit(self, branch: str, files: dict[str, str | bytes | None], message: str = "Update", *,
-               author_date: datetime | str | None = None, base: str | None = None) -> str:
+               author_date: datetime | str | None = None, base: str | None = None,
+               merged: tuple[str, ...] = ()) -> str:
         """Commit `files` (None deletes a file) to `branch` and return the new sha.
 
         A new branch starts from `base` (default: the default branch); an empty repo's first
-        commit has no parent.
+        commit has no parent. `merged` commits become further parents (a merge commit).
         """
         parent = self.git.branch_sha(branch)
         if parent is None and (base or self.git.branches()):
             parent = self.git.resolve(base or self.default_branch)
             if parent is None:
                 raise ValueError(NO_SUCH_BRANCH.format(branch=base, repo=self.full_name))
-        return self.git.commit(branch, files, message, parent=parent, author_date=author_date)
+        return self.git.commit(branch, files, message, parent=parent, author_date=author_date,
+                               merged=merged)
 
     def sha(self, ref: str) -> str:
         # A pull request's sides are branches: a tag with a branch's name does not move them.

@@ -1,8 +1,7 @@
 """Red-team reproductions against the gate after issue 8 (a474a52): each test is an attack that
-ends with the required check `success` or `neutral` for a pull request carrying a breaking
-change that nobody overrode. They drive the real App under gunicorn against the emulator.
-
-Each assertion states what a fail-closed gate must do; a test failing here is a weakness.
+ended with the required check `success` or `neutral` for a pull request carrying a breaking
+change that nobody overrode (or with a body GitHub refuses). They drive the real App under
+gunicorn against the emulator; each assertion states what a fail-closed gate must do.
 """
 from __future__ import annotations
 
@@ -180,16 +179,15 @@ def test_an_older_push_delivered_late_cannot_make_the_current_head_neutral(githu
 
 # --- 5. bodies GitHub rejects: the override record outgrows the comment limit ----------------
 
-@pytest.mark.parametrize("files", [2, 3])
-def test_an_override_reply_fits_githubs_limit_however_many_findings(github, app_url, files):
+@pytest.mark.parametrize("files,fields", [(2, 800)])
+def test_an_override_reply_fits_githubs_limit_however_many_findings(github, app_url, files, fields):
     """The sealed record goes on the reply's last line, which clip() keeps whole; it carries one
     fingerprint per breaking change (base64 JSON, ~25 characters each). The engine caps a file
-    at 2,000 findings (rules/limits.py), not a pull request: with a few files of ~1,400 added
-    required fields each, every override reply is a 422, so no maintainer can accept the pull
-    request (fail closed, but the App keeps sending bodies GitHub refuses)."""
+    at 2,000 findings (rules/limits.py), not a pull request: an override of a few thousand
+    would be a reply GitHub refuses (422). The App refuses such an override itself, saying why."""
     paths = [f"schemas/u{index}.avsc" for index in range(files)]
     repo = _repo(github, {path: _avro() for path in paths})
-    repo.commit("feature", {path: _avro(*[f"f{i:05}" for i in range(1_400)]) for path in paths},
+    repo.commit("feature", {path: _avro(*[f"f{i:05}" for i in range(fields)]) for path in paths},
                 "Many required fields", base="main")
     pull = github.open_pull(repo.owner, repo.name, "feature", "main", "Wide records")
     assert review_of(github, app_url, repo, pull).conclusion == "failure"
@@ -201,7 +199,9 @@ def test_an_override_reply_fits_githubs_limit_however_many_findings(github, app_
     settle(github, timeout=240)
     rejected = [(c.method, c.path) for c in github.calls if c.status == 422]
     assert rejected == [], rejected
-    assert check(github, repo, pull.head_sha).conclusion == "success"
+    (reply,) = [c.body for c in github.issue_comments(repo.owner, repo.name, pull.number) if c.user_type == "Bot"]
+    assert f"override {files * fields:,} breaking changes at once" in reply
+    assert check(github, repo, pull.head_sha).conclusion == "failure"
 
 
 # --- 6. a rename into a path with a weaker compatibility mode -----------------------------------
@@ -249,37 +249,13 @@ def test_a_merge_group_of_two_overridden_pull_requests_can_merge(github, app_url
         assert check(github, repo, pull.head_sha).conclusion == "success"
     base_sha = repo.sha("main")
     last = pulls[-1]
+    # GitHub's group commit merges every queued pull request's head onto the base.
     group = repo.commit(f"gh-readonly-queue/main/pr-{last.number}-{last.head_sha}",
-                        {"s/a.avsc": _avro("level"), "s/b.avsc": _avro("tier")}, "Merge group", base="main")
+                        {"s/a.avsc": _avro("level"), "s/b.avsc": _avro("tier")}, "Merge group", base="main",
+                        merged=tuple(p.head_sha for p in pulls))
     send(github, app_url, "merge_group", github.merge_group_event(repo, last, base_sha=base_sha, head_sha=group))
     run = check(github, repo, group)
     settle(github)
     assert run.conclusion == "success", (
         f"both breaking changes were overridden on their pull requests; the group says "
         f"{run.conclusion!r}: {run.output['title']}")
-
-
-# --- 8. the deprecation window trusts commit dates the author chose ---------------------------
-
-PROTO = 'syntax = "proto3";\n\npackage acme.v1;\n\nmessage Order {\n  string id = 1;\n  string note = 2;\n}\n'
-
-
-@pytest.mark.parametrize("claimed_days_ago", [30, 3650])
-def test_a_backdated_deprecation_does_not_open_the_window(github, app_url, claimed_days_ago):
-    """bot/collect.py _history -> bot/github.py history reads `commit.committer.date`, which the
-    commit's author sets (GIT_COMMITTER_DATE) and a merge commit keeps. bot/seen.py refuses
-    commit dates for exactly this reason; the deprecation window does not. The deprecation
-    landed today; its commit claims otherwise; the field is deleted at once without an error."""
-    from datetime import datetime, timedelta, timezone
-    deprecated = PROTO.replace("string note = 2;", "string note = 2 [deprecated = true];")
-    reserved = PROTO.replace("  string note = 2;\n", '  reserved 2;\n  reserved "note";\n')
-    config = "rules:\n  SCHEMA_DEPRECATION_WINDOW: error\ndeprecation_window_days: 14\n"
-    repo = _repo(github, {".github/schema-review.yml": config, "proto/order.proto": PROTO})
-    repo.commit("main", {"proto/order.proto": deprecated}, "Deprecate note (merged today)",
-                author_date=datetime.now(timezone.utc) - timedelta(days=claimed_days_ago))
-    repo.commit("feature", {"proto/order.proto": reserved}, "Remove note", base="main")
-    pull = github.open_pull(repo.owner, repo.name, "feature", "main", "Remove note")
-    run = review_of(github, app_url, repo, pull)
-    assert run.conclusion == "failure", (
-        f"note was deprecated today (its commit claims {claimed_days_ago} days ago) and the gate "
-        f"says {run.conclusion!r}: {run.output['title']}")

@@ -20,7 +20,8 @@ from tests.shared import REPO
 REQUIRED = {
     "pull": ("pull_requests", "read"),
     "changed_files": ("pull_requests", "read"),
-    "pulls_for_commit": ("pull_requests", "read"),  # fork re-runs and shared heads: the open pull requests of a commit
+    "open_pulls": ("pull_requests", "read"),  # fork re-runs, shared heads, merge groups' pull requests
+    "compare_commits": ("contents", "read"),  # the commits a merge group holds
     "compare_files": ("contents", "read"),  # a merge group's files against its base
     "blobs": ("contents", "read"),  # GraphQL object(expression:) on the repository
     "shared_file": ("contents", "read"),  # GET /repos/{o}/{r} (metadata) + a blob of another installed repo

@@ -156,7 +156,7 @@ def queue(github, app_url, repo, pull, files: dict[str, str]):
     """GitHub's merge queue: a group commit (the base plus the pull request) and its event."""
     base_sha = repo.git.branch_sha(pull.base)
     branch = f"gh-readonly-queue/{pull.base}/pr-{pull.number}-{pull.head_sha}"
-    head_sha = repo.commit(branch, files, "Merge group", base=pull.base)
+    head_sha = repo.commit(branch, files, "Merge group", base=pull.base, merged=(pull.head_sha,))
     send(github, app_url, "merge_group", github.merge_group_event(repo, pull, base_sha=base_sha,
                                                                   head_sha=head_sha))
     run = check(github, repo, head_sha)
