@@ -107,8 +107,8 @@ def test_unusable_bytes_fail_closed(head):
 
 
 def finding_fingerprints(result) -> set[str]:
-    from bot.fingerprint import fingerprint
-    return {fingerprint(f, file=file.path) for file in result.files for f in file.findings}
+    from bot.fingerprint import of
+    return {of(f, file) for file in result.files for f in file.findings}
 
 
 def test_removed_schema_file_warns_on_the_left():
