@@ -13,6 +13,7 @@ completions, so start-up and the tail do not count). Writes bench/out/load.json.
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import os
 import random
@@ -79,10 +80,15 @@ def make_mixed_pulls(github: GitHubEmulator, count: int, repos: int = 10, *,
     return pulls, changed_files
 
 
-def completed(github: GitHubEmulator, pull) -> bool:
+def review_run(github: GitHubEmulator, pull):
     runs = [r for r in github.check_runs(pull.repo.owner, pull.repo.name, pull.head_sha)
             if r.name == "schema-review"]
-    return bool(runs) and runs[0].status == "completed"
+    return runs[0] if runs else None
+
+
+def completed(github: GitHubEmulator, pull) -> bool:
+    run = review_run(github, pull)
+    return run is not None and run.status == "completed"
 
 
 def all_done(github: GitHubEmulator, pulls: list) -> bool:
@@ -174,11 +180,12 @@ def main() -> int:
                 time.monotonic() < deadline:
             time.sleep(0.5)
         drained = time.monotonic() - started
+        conclusions = collections.Counter(review_run(github, pull).conclusion for pull in pulls)
         for process in processes:
             process.stop()
     result = {**sent, "mode": f"redis, {args.processes} bot.worker" if args.redis else "embedded sqlite",
               "pulls": len(pulls), "files_changed": files_changed,
-              "reviews_per_second": throughput(times), "last_review_s": round(times[-1], 1),
+              "reviews_per_second": throughput(times), "conclusions": dict(conclusions), "last_review_s": round(times[-1], 1),
               "seconds_until_all_checks_and_jobs_done": round(drained, 1), "accepted_not_finished": left,
               "github_calls": len(github.calls)}
     (REPO / "bench" / "out").mkdir(exist_ok=True)
