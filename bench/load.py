@@ -8,7 +8,9 @@ come from a second process (bench/load_sender.py) on loopback. Acks: p50/p99/max
 latency, the time until every check run completed, and how many accepted deliveries the queue
 failed to finish (must be 0). --throughput: one delivery per pull request (mixed formats, 1-20
 files each, some breaking), all at once, and reviews completed per second (the middle 80% of
-completions, so start-up and the tail do not count). Writes bench/out/load.json.
+completions, so start-up and the tail do not count). Both: the CPU seconds the App (web and
+worker processes and their children) and the emulator with the sender spent, which bound what
+this machine can reach. Writes bench/out/load.json.
 """
 from __future__ import annotations
 
@@ -121,6 +123,31 @@ def unfinished(queue_path: str | None, redis_url: str | None) -> int:
     return sum(1 for _guid, entry in Ledger(make_huey(runtime)).entries() if entry["state"] != "done")
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU time of these processes and all their descendants, running or reaped (Linux /proc):
+    the App's share of the machine, whatever else runs on it."""
+    parents, times = {}, {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # exited while we looked
+        pid = int(stat.parent.name)
+        parents[pid] = int(fields[1])
+        times[pid] = sum(map(int, fields[11:15])) / os.sysconf("SC_CLK_TCK")  # utime stime cutime cstime
+    tree, grew = set(pids), True
+    while grew:
+        more = {pid for pid, parent in parents.items() if parent in tree} - tree
+        tree |= more
+        grew = bool(more)
+    return sum(times.get(pid, 0.0) for pid in tree)
+
+
+def _own_cpu(processes: list) -> float:
+    """This process's CPU (the emulator) and its reaped children's (the sender), not the App's."""
+    return cpu_seconds([os.getpid()]) - cpu_seconds([each.popen.pid for each in processes])
+
+
 def _pin(pid: int, *, core: int) -> None:
     """Every thread of a process and of its children onto one core, so the App's share is known."""
     children = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
@@ -168,6 +195,8 @@ def main() -> int:
         # Throughput: each pull request once, at --rate (every delivery is sent before the first
         # review can finish); acks: --rate for --seconds, cycling over the pull requests.
         seconds = (len(pulls) + 0.5) / args.rate if args.throughput else args.seconds
+        app = [each.popen.pid for each in processes if not args.redis or each is not processes[0]]  # not Redis
+        app_cpu, emulator_cpu = cpu_seconds(app), _own_cpu(processes)
         started = time.monotonic()
         sender = subprocess.Popen([sys.executable, str(REPO / "bench" / "load_sender.py"), url + "/webhook",
                                    str(payloads), SECRET, str(args.rate), str(seconds)],
@@ -181,13 +210,18 @@ def main() -> int:
             time.sleep(0.5)
         drained = time.monotonic() - started
         conclusions = collections.Counter(review_run(github, pull).conclusion for pull in pulls)
+        app_cpu, emulator_cpu = cpu_seconds(app) - app_cpu, _own_cpu(processes) - emulator_cpu
         for process in processes:
             process.stop()
     result = {**sent, "mode": f"redis, {args.processes} bot.worker" if args.redis else "embedded sqlite",
               "pulls": len(pulls), "files_changed": files_changed,
               "reviews_per_second": throughput(times), "conclusions": dict(conclusions), "last_review_s": round(times[-1], 1),
               "seconds_until_all_checks_and_jobs_done": round(drained, 1), "accepted_not_finished": left,
-              "github_calls": len(github.calls)}
+              "github_calls": len(github.calls), "app_cpu_s": round(app_cpu, 1),
+              # The App's CPU per pull request: with all cores its own, reviews/s could reach
+              # cores / this (the emulator and the sender share the cores here).
+              "app_cpu_s_per_pull": round(app_cpu / len(pulls), 3), "cores": os.cpu_count(),
+              "emulator_and_sender_cpu_s": round(emulator_cpu, 1)}
     (REPO / "bench" / "out").mkdir(exist_ok=True)
     (REPO / "bench" / "out" / "load.json").write_text(json.dumps(result, indent=2))
     print(json.dumps(result, indent=2))
