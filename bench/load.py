@@ -1,16 +1,24 @@
-"""Webhook acknowledgement latency and end-to-end drain time under a sustained delivery rate.
+"""Webhook acknowledgement latency under a sustained delivery rate, and review throughput.
 
-Usage: python bench/load.py [--rate 200] [--seconds 30] [--pulls 100] [--redis]
-The App runs under gunicorn (embedded SQLite queue unless --redis), GitHub is the local emulator
-in this process, and the deliveries come from a second process (bench/load_sender.py) on
-loopback. Prints p50/p99/max acknowledgement latency, the time until every check run completed,
-and how many accepted deliveries the queue failed to finish (must be 0). Writes bench/out/load.json.
+Usage: python bench/load.py [--rate 200] [--seconds 30] [--pulls 100] [--redis [--processes 2]]
+       python bench/load.py --throughput [--pulls 60] [--redis --processes N]
+The App runs under gunicorn (embedded SQLite queue unless --redis, then N `python -m bot.worker`
+processes run the reviews), GitHub is the local emulator in this process, and the deliveries
+come from a second process (bench/load_sender.py) on loopback. Acks: p50/p99/max acknowledgement
+latency, the time until every check run completed, and how many accepted deliveries the queue
+failed to finish (must be 0). --throughput: one delivery per pull request (mixed formats, 1-20
+files each, some breaking), all at once, and reviews completed per second (the middle 80% of
+completions, so start-up and the tail do not count). Both: the CPU seconds the App (web and
+worker processes and their children) and the emulator with the sender spent, which bound what
+this machine can reach. Writes bench/out/load.json.
 """
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -21,11 +29,12 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from tests.github_emulator import GitHubEmulator  # noqa: E402
-from tests.harness.flow import AVRO_BASE, AVRO_BREAKING  # noqa: E402
+from tests.harness.flow import AVRO_BASE, AVRO_BREAKING, AVRO_FIXED  # noqa: E402
 from tests.harness.server import SECRET, app_env, gunicorn, redis_server, worker  # noqa: E402
 
 
-def make_pulls(github: GitHubEmulator, count: int, repos: int = 10) -> list:
+def make_pulls(github: GitHubEmulator, count: int, repos: int = 10) -> tuple[list, int]:
+    """One-file Avro pull requests, and how many files they change."""
     pulls = []
     for r in range(repos):
         repo = github.create_repo("acme", f"load-{r}", {"schemas/user.avsc": AVRO_BASE})
@@ -34,16 +43,76 @@ def make_pulls(github: GitHubEmulator, count: int, repos: int = 10) -> list:
             repo.commit(branch, {"schemas/user.avsc": AVRO_BREAKING.replace("level", f"level{p}")},
                         "Change", base="main")
             pulls.append(github.open_pull(repo.owner, repo.name, branch, "main", f"Change {p}"))
-    return pulls
+    return pulls, len(pulls)
+
+
+# A monorepo's schemas, FILES_PER_FORMAT of each format; a pull request changes 1-20 of them.
+FILES_PER_FORMAT = 7
+PROTO = 'syntax = "proto3";\npackage p{i};\n\nmessage M{i} {{\n  string id = 1;\n  int32 level = 2;\n}}\n'
+JSON = ('{{\n  "$schema": "https://json-schema.org/draft/2020-12/schema",\n  "title": "S{i}",\n'
+        '  "type": "object",\n  "properties": {{\n    "id": {{"type": "string"}}\n  }},\n'
+        '  "required": ["id"]\n}}\n')
+# Each format's base text and two heads: a compatible change and a breaking one.
+SCHEMAS = {
+    "schemas/avro/f{i}.avsc": (lambda i: AVRO_BASE, lambda i: AVRO_FIXED, lambda i: AVRO_BREAKING),
+    "proto/f{i}.proto": (lambda i: PROTO.format(i=i), lambda i: PROTO.format(i=i).replace("  int32 level = 2;\n",
+                         "  int32 level = 2;\n  string note = 3;\n"),
+                         lambda i: PROTO.format(i=i).replace("int32 level", "string level")),
+    "schemas/json/f{i}.json": (lambda i: JSON.format(i=i), lambda i: JSON.format(i=i).replace(
+        '"id": {"type": "string"}', '"id": {"type": "string"},\n    "note": {"type": "string"}'),
+        lambda i: JSON.format(i=i).replace('"required": ["id"]', '"required": ["id", "level"]')),
+}
+
+
+def make_mixed_pulls(github: GitHubEmulator, count: int, repos: int = 10, *,
+                     seed: int = 12) -> tuple[list, int]:
+    """Pull requests that each change 1-20 schemas of mixed formats (a third of the changes
+    breaking), and how many files they change in all."""
+    rng = random.Random(seed)
+    files = [(path.format(i=i), texts, i) for path, texts in SCHEMAS.items() for i in range(FILES_PER_FORMAT)]
+    pulls, changed_files = [], 0
+    for r in range(repos):
+        repo = github.create_repo("acme", f"mixed-{r}", {path: texts[0](i) for path, texts, i in files})
+        for p in range(count // repos):
+            changed = rng.sample(files, rng.randint(1, min(20, len(files))))
+            changed_files += len(changed)
+            repo.commit(f"feature-{p}", {path: texts[rng.choice((1, 1, 2))](i) for path, texts, i in changed},
+                        "Change", base="main")
+            pulls.append(github.open_pull(repo.owner, repo.name, f"feature-{p}", "main", f"Change {p}"))
+    return pulls, changed_files
+
+
+def review_run(github: GitHubEmulator, pull):
+    runs = [r for r in github.check_runs(pull.repo.owner, pull.repo.name, pull.head_sha)
+            if r.name == "schema-review"]
+    return runs[0] if runs else None
+
+
+def completed(github: GitHubEmulator, pull) -> bool:
+    run = review_run(github, pull)
+    return run is not None and run.status == "completed"
 
 
 def all_done(github: GitHubEmulator, pulls: list) -> bool:
-    for pull in pulls:
-        runs = [r for r in github.check_runs(pull.repo.owner, pull.repo.name, pull.head_sha)
-                if r.name == "schema-review"]
-        if not runs or runs[0].status != "completed":
-            return False
-    return True
+    return all(completed(github, pull) for pull in pulls)
+
+
+def completion_times(github: GitHubEmulator, pulls: list, started: float) -> list[float]:
+    """Seconds from `started` until each pull request's check run completed (polled every 50 ms)."""
+    waiting, times = list(pulls), []
+    while waiting:
+        now = time.monotonic() - started
+        left = [pull for pull in waiting if not completed(github, pull)]
+        times += [now] * (len(waiting) - len(left))
+        waiting = left
+        time.sleep(0.05)
+    return sorted(times)
+
+
+def throughput(times: list[float]) -> float:
+    """Reviews per second over the middle 80% of completions."""
+    low, high = times[len(times) // 10], times[(len(times) * 9) // 10 - 1]
+    return round(((len(times) * 9) // 10 - len(times) // 10 - 1) / (high - low), 2) if high > low else 0.0
 
 
 def unfinished(queue_path: str | None, redis_url: str | None) -> int:
@@ -52,6 +121,31 @@ def unfinished(queue_path: str | None, redis_url: str | None) -> int:
     from bot.runtime import Runtime
     runtime = Runtime(redis_url=redis_url, queue_path=queue_path or "")
     return sum(1 for _guid, entry in Ledger(make_huey(runtime)).entries() if entry["state"] != "done")
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU time of these processes and all their descendants, running or reaped (Linux /proc):
+    the App's share of the machine, whatever else runs on it."""
+    parents, times = {}, {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # exited while we looked
+        pid = int(stat.parent.name)
+        parents[pid] = int(fields[1])
+        times[pid] = sum(map(int, fields[11:15])) / os.sysconf("SC_CLK_TCK")  # utime stime cutime cstime
+    tree, grew = set(pids), True
+    while grew:
+        more = {pid for pid, parent in parents.items() if parent in tree} - tree
+        tree |= more
+        grew = bool(more)
+    return sum(times.get(pid, 0.0) for pid in tree)
+
+
+def _own_cpu(processes: list) -> float:
+    """This process's CPU (the emulator) and its reaped children's (the sender), not the App's."""
+    return cpu_seconds([os.getpid()]) - cpu_seconds([each.popen.pid for each in processes])
 
 
 def _pin(pid: int, *, core: int) -> None:
@@ -67,14 +161,17 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--pulls", type=int, default=100)
     parser.add_argument("--workers", type=int, default=8, help="queue worker threads")
-    parser.add_argument("--redis", action="store_true", help="Redis queue and two bot.worker processes")
+    parser.add_argument("--redis", action="store_true", help="Redis queue and bot.worker processes")
+    parser.add_argument("--processes", type=int, default=2, help="bot.worker processes (with --redis)")
+    parser.add_argument("--throughput", action="store_true",
+                        help="one delivery per mixed-format pull request, all at once: reviews per second")
     parser.add_argument("--pin", action="store_true",
                         help="give the App core 0 and the emulator and sender core 1 (Linux taskset)")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="schema-review-load-"))
     processes = []
     with GitHubEmulator(folder / "github", check_responses=False) as github:
-        pulls = make_pulls(github, args.pulls)
+        pulls, files_changed = (make_mixed_pulls if args.throughput else make_pulls)(github, args.pulls)
         extra = {"QUEUE_WORKERS": str(args.workers), "SCHEMA_REVIEW_RECOVERY_INTERVAL": "0"}
         redis_url = None
         if args.redis:
@@ -85,7 +182,7 @@ def main() -> int:
         app, url = gunicorn(env, folder / "gunicorn.log", threads=16)
         processes.append(app)
         if args.redis:
-            processes += [worker(env, folder / f"worker-{i}.log") for i in range(2)]
+            processes += [worker(env, folder / f"worker-{i}.log") for i in range(args.processes)]
         if args.pin:
             _pin(app.popen.pid, core=0)
             _pin(os.getpid(), core=1)  # the emulator's threads, and the sender started below
@@ -95,24 +192,36 @@ def main() -> int:
         with payloads.open("w") as out:
             for pull in pulls:
                 out.write(json.dumps(github.pull_request_event("synchronize", pull)) + "\n")
+        # Throughput: each pull request once, at --rate (every delivery is sent before the first
+        # review can finish); acks: --rate for --seconds, cycling over the pull requests.
+        seconds = (len(pulls) + 0.5) / args.rate if args.throughput else args.seconds
+        app = [each.popen.pid for each in processes if not args.redis or each is not processes[0]]  # not Redis
+        app_cpu, emulator_cpu = cpu_seconds(app), _own_cpu(processes)
         started = time.monotonic()
-        sender = subprocess.run([sys.executable, str(REPO / "bench" / "load_sender.py"), url + "/webhook",
-                                 str(payloads), SECRET, str(args.rate), str(args.seconds)],
-                                capture_output=True, text=True, check=True)
-        sent = json.loads(sender.stdout)
-        while not all_done(github, pulls):
-            time.sleep(0.2)
+        sender = subprocess.Popen([sys.executable, str(REPO / "bench" / "load_sender.py"), url + "/webhook",
+                                   str(payloads), SECRET, str(args.rate), str(seconds)],
+                                  stdout=subprocess.PIPE, text=True)
+        times = completion_times(github, pulls, started)
+        sent = json.loads(sender.communicate()[0])
         # Every accepted delivery's journal entry must reach "done" (reviewed, coalesced or superseded).
         deadline = time.monotonic() + 600
         while (left := unfinished(env["QUEUE_PATH"] if not args.redis else None, redis_url)) and \
                 time.monotonic() < deadline:
             time.sleep(0.5)
         drained = time.monotonic() - started
+        conclusions = collections.Counter(review_run(github, pull).conclusion for pull in pulls)
+        app_cpu, emulator_cpu = cpu_seconds(app) - app_cpu, _own_cpu(processes) - emulator_cpu
         for process in processes:
             process.stop()
-    result = {**sent, "mode": "redis" if args.redis else "embedded sqlite", "pulls": args.pulls,
+    result = {**sent, "mode": f"redis, {args.processes} bot.worker" if args.redis else "embedded sqlite",
+              "pulls": len(pulls), "files_changed": files_changed,
+              "reviews_per_second": throughput(times), "conclusions": dict(conclusions), "last_review_s": round(times[-1], 1),
               "seconds_until_all_checks_and_jobs_done": round(drained, 1), "accepted_not_finished": left,
-              "github_calls": len(github.calls)}
+              "github_calls": len(github.calls), "app_cpu_s": round(app_cpu, 1),
+              # The App's CPU per pull request: with all cores its own, reviews/s could reach
+              # cores / this (the emulator and the sender share the cores here).
+              "app_cpu_s_per_pull": round(app_cpu / len(pulls), 3), "cores": os.cpu_count(),
+              "emulator_and_sender_cpu_s": round(emulator_cpu, 1)}
     (REPO / "bench" / "out").mkdir(exist_ok=True)
     (REPO / "bench" / "out" / "load.json").write_text(json.dumps(result, indent=2))
     print(json.dumps(result, indent=2))

@@ -1,6 +1,8 @@
 """Whole-process time and peak memory of `python -m rules check` against its peers, in one run.
 
 Usage: python bench/run.py [--repeat 5]   (writes bench/out/results.json and prints a table)
+Each format also gets its floor (bench/floor.py: a process that only parses both files) and
+the share of the check's time that floor is (floor/ours; 1.0 would be nothing but parsing).
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.generate import write_all  # noqa: E402
+from rules.protobuf.compile import BOOTSTRAP  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 BUF_YAML = "version: v2\nbreaking:\n  use:\n    - WIRE_JSON\n"
@@ -50,23 +53,28 @@ def main() -> int:
     for side in ("old", "new"):
         (work / "protobuf" / side / "buf.yaml").write_text(BUF_YAML)
     buf = shutil.which("buf") or str(Path(py).parent / "buf")
+    floor = lambda fmt: measure([py, str(REPO / "bench/floor.py"), fmt, *map(str, pairs[fmt]), BOOTSTRAP],  # noqa: E731
+                                cwd=REPO, repeat=args.repeat)
     rows = {
         "avro": {"ours": measure(ours("avro"), cwd=REPO, repeat=args.repeat),
                  "peer": measure([py, str(REPO / "bench/peers/avro_checker.py"), *map(str, pairs["avro"])],
-                                 cwd=REPO, repeat=args.repeat), "peer_name": "avro (Apache checker)"},
+                                 cwd=REPO, repeat=args.repeat), "peer_name": "avro (Apache checker)", "floor": floor("avro")},
         "protobuf": {"ours": measure(ours("protobuf"), cwd=REPO, repeat=args.repeat),
                      "peer": measure([buf, "breaking", str(work / "protobuf/new"), "--against",
                                       str(work / "protobuf/old")], cwd=work, repeat=args.repeat),
-                     "peer_name": "buf breaking"},
+                     "peer_name": "buf breaking", "floor": floor("protobuf")},
         "jsonschema": {"ours": measure(ours("jsonschema"), cwd=REPO, repeat=args.repeat),
-                       "peer": None, "peer_name": None},
+                       "peer": None, "peer_name": None, "floor": floor("jsonschema")},
     }
-    print(f"{'format':<11} {'ours s':>7} {'peak MB':>8} {'peer':<22} {'peer s':>7} {'ratio':>6}")
+    print(f"{'format':<11} {'ours s':>7} {'peak MB':>8} {'peer':<22} {'peer s':>7} {'ratio':>6} "
+          f"{'target':>6} {'floor s':>8} {'floor/ours':>10}")
     for fmt, row in rows.items():
-        peer = row["peer"]
-        row["ratio"] = round(row["ours"]["seconds"] / peer["seconds"], 2) if peer else None
-        print(f"{fmt:<11} {row['ours']['seconds']:>7} {row['ours']['peak_mb']:>8} "
-              f"{row['peer_name'] or '-':<22} {peer['seconds'] if peer else '-':>7} {row['ratio'] or '-':>6}")
+        peer, ours = row["peer"], row["ours"]["seconds"]
+        row["ratio"] = round(ours / peer["seconds"], 2) if peer else None
+        row["floor_share"] = round(row["floor"]["seconds"] / ours, 2)
+        print(f"{fmt:<11} {ours:>7} {row['ours']['peak_mb']:>8} {row['peer_name'] or '-':<22} "
+              f"{peer['seconds'] if peer else '-':>7} {row['ratio'] or '-':>6} {'0.5' if peer else '-':>6} "
+              f"{row['floor']['seconds']:>8} {row['floor_share']:>10}")
     out = REPO / "bench" / "out"
     out.mkdir(exist_ok=True)
     (out / "results.json").write_text(json.dumps(rows, indent=2))
