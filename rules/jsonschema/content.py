@@ -18,6 +18,11 @@ def _regex(pattern: str):
     return regress.Regex(pattern)
 
 
+def find(pattern: str, text: str) -> bool:
+    """Whether an ECMA-262 pattern matches somewhere in `text`, as validators apply it."""
+    return bool(_regex(pattern).find(text))
+
+
 def is_open(schemas: tuple) -> bool:
     """Absent or `true`: the default, open content model (nothing declared about extra names)."""
     return all(s is True or (isinstance(s, dict) and not s) for s in schemas)
@@ -35,7 +40,7 @@ def is_schema(schemas: tuple) -> bool:
 def pattern_match(flat: Flat, name: str) -> tuple:
     """The patternProperties schemas a property name matches."""
     return tuple(s for pattern, schemas in flat.pattern_props.items()
-                 if _regex(pattern).find(name) for s in schemas)
+                 if find(pattern, name) for s in schemas)
 
 
 def fallback(flat: Flat, name: str) -> tuple[tuple, bool]:
