@@ -8,7 +8,7 @@ from typing import Iterator
 
 from ..limits import MAX_WALK_DEPTH
 from ..model import Direction, SchemaError
-from . import content, paths
+from . import content, instances, paths
 from .flat import Flat
 from .refs import External
 
@@ -169,6 +169,10 @@ def alternatives(ctx, olds: list[Flat], news: list[Flat], path: str, seen: set, 
 
 
 def _fits(ctx, direction: Direction, source: Flat, targets: list[Flat]) -> bool:
+    # A finite alternative fits when each of its values is valid under some target, even if
+    # no single target takes them all (the sibling alternatives of the one that changed).
+    if instances.each_accepted(source, targets, format_assertion=ctx.options.format_assertion):
+        return True
     return any(content.may_contain(*_order(direction, source, t))
                and direction not in ctx.trial(*_order(direction, source, t)) for t in targets)
 
