@@ -14,6 +14,7 @@ import re._parser as sre
 
 MAX_STEPS = 5_000  # alignment steps per question
 MAX_PATTERN = 1_000  # characters: longer patterns are not analysed
+MAX_NESTING = 16  # groups and repeats inside each other: deeper patterns are not analysed
 MAX_UNROLL = 3  # a repeat of at most this many copies may be spelled out
 TOP = 0x10FFFF
 INF = C.MAXREPEAT
@@ -99,19 +100,21 @@ def _normal(pattern: str) -> tuple:
     return _seq(parsed)
 
 
-def _seq(items) -> tuple:
+def _seq(items, depth: int = 0) -> tuple:
+    if depth > MAX_NESTING:
+        raise _Undecided
     out = []
     for op, arg in items:
         if op is C.SUBPATTERN:
             if arg[1] or arg[2]:
                 raise _Undecided  # scoped flags
-            out.extend(_seq(arg[3]))  # a group only groups: concatenation is associative
+            out.extend(_seq(arg[3], depth + 1))  # a group only groups: concatenation is associative
         else:
-            out.append(_item(op, arg))
+            out.append(_item(op, arg, depth + 1))
     return tuple(out)
 
 
-def _item(op, arg) -> tuple:
+def _item(op, arg, depth: int) -> tuple:
     if op is C.LITERAL:
         return ("set", ((arg, arg),))
     if op is C.NOT_LITERAL:
@@ -121,9 +124,9 @@ def _item(op, arg) -> tuple:
     if op is C.IN:
         return ("set", _charset(arg))
     if op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT):
-        return ("rep", arg[0], arg[1], _seq(arg[2]))
+        return ("rep", arg[0], arg[1], _seq(arg[2], depth))
     if op is C.BRANCH:
-        return ("alt", tuple(_seq(branch) for branch in arg[1]))
+        return ("alt", tuple(_seq(branch, depth) for branch in arg[1]))
     if op is C.AT and arg in KNOWN_ASSERTIONS:
         return ("at", str(arg))
     raise _Undecided  # back-references, lookarounds, \A \Z and the like
