@@ -104,7 +104,20 @@ def may_overlap(a: Flat, b: Flat) -> bool:
         left, right = _literals(a.props[name]), _literals(b.props[name])
         if left is not None and right is not None and not left & right:
             return False  # a discriminator property tells the alternatives apart
+    if values.meet(a.types, b.types) == {"object"} and (_excludes(a, b) or _excludes(b, a)):
+        return False  # one requires a property the other forbids
     return True
+
+
+def _excludes(a: Flat, b: Flat) -> bool:
+    """Whether `a` rejects every object that has all the properties `b` requires."""
+    return any(_forbids(a, name) for name in b.required)
+
+
+def _forbids(flat: Flat, name: str) -> bool:
+    if name in flat.props:
+        return any(s is False or (isinstance(s, dict) and s.get("not") in ({}, True)) for s in flat.props[name])
+    return not pattern_match(flat, name) and is_closed(flat.additional)
 
 
 def describe(schemas: tuple) -> str:
