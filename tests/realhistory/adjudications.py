@@ -50,24 +50,18 @@ ADJUDICATIONS: list[Adjudication] = [
         lambda row: _format(row, "protobuf") and row["ours"]["compatible"] is False
         and row["peer"]["compatible"] is True and _ours(row) == {"PROTO_MESSAGE_DELETED"}),
     Adjudication(
-        "avro: a default that is not a value of its type makes the file unusable", BOTH, True,
-        "A default that does not match its type (`\"default\": \"1\"` on an int, "
-        "`\"default\": \"-1\"` on a long, the string `\"null\"` on `[\"null\", \"long\"]`). "
-        "Our engine refuses the file (exit 2, the App's SCHEMA_INVALID), as Java Avro >= 1.9 does "
-        "(its parser validates defaults) and Confluent's registry with "
-        "`schema.providers.avro.validate.defaults=true`. Apache's Python checker parses it and "
-        "judges the pair; so does Confluent's registry by default (validation off), and these "
-        "files shipped for years in LinkedIn Venice and Kaa. Neither answer is wrong about the "
-        "schema, but refusing the whole file hides every other finding and fails the gate "
-        "forever on a default that was already there. Recommended (rules/avro, a product "
-        "decision: tests/rules/avro/test_bad_input.py pins exit 2 today): report it as a "
-        "finding on the field, an error where NEW introduces or changes the invalid default "
-        "and a warning where OLD had the same one, and go on comparing. Minimal pair: old "
-        "`{\"type\":\"record\",\"name\":\"R\",\"fields\":[]}`, new the same with "
-        "`{\"name\":\"v\",\"type\":\"int\",\"default\":\"1\"}`: today exit 2; expected "
-        "an error on R.v naming the invalid default.",
-        lambda row: _format(row, "avro") and row["ours"]["compatible"] is None
-        and "is not a valid" in row["ours"]["error"] and "default of field" in row["ours"]["error"]),
+        "avro: NEW introduces a default that is not a value of its type", BOTH, False,
+        "A default that does not match its type (`\"default\": \"1\"` on an int, the string "
+        "`\"null\"` on `[\"null\", \"long\"]`). Java Avro >= 1.9 refuses such a schema (its "
+        "parser validates defaults), as does Confluent's registry with "
+        "`schema.providers.avro.validate.defaults=true`; Apache's Python checker and Confluent's "
+        "registry by default accept it. We report AVRO_FIELD_DEFAULT_INVALID on the field and go "
+        "on comparing (issue 9): an error where NEW introduces or changes the invalid default, a "
+        "warning where OLD had the same one. The error is by design (a Java reader of NEW cannot "
+        "even parse it); the peer does not look at defaults. Case: "
+        "tests/rules/cases/avro/AVRO_FIELD_DEFAULT_INVALID/introduced-on-int.",
+        lambda row: _format(row, "avro") and row["ours"]["compatible"] is False
+        and row["peer"]["compatible"] is True and _ours(row) == {"AVRO_FIELD_DEFAULT_INVALID"}),
 ]
 
 # JSON Schema has no reference tool: each backward-mode verdict that is not "compatible" was
