@@ -29,7 +29,9 @@ KNOWN_ASSERTIONS = (C.AT_BEGINNING, C.AT_END, C.AT_BOUNDARY, C.AT_NON_BOUNDARY)
 
 
 MAX_SAMPLES = 16  # strings drawn from a pattern to look for one the other rejects
-PREFERRED = "a0A_-. "  # characters a sample uses when its class allows them
+PREFERRED = "a0A_-. "
+MAX_CLASS_SAMPLES = 3  # characters tried for one character class
+SURROGATES = (0xD800, 0xDFFF)  # characters a sample uses when its class allows them
 
 
 class _Undecided(Exception):
@@ -46,14 +48,19 @@ def covers(wide: str, narrow: str) -> bool:
         return False
 
 
+def samples(pattern: str) -> list[str]:
+    """A few short strings shaped by the pattern (one per alternative), unchecked; [] if the
+    pattern is beyond this module. Callers check them with the real engine."""
+    try:
+        return _samples(_normal(pattern))
+    except _Undecided:
+        return []
+
+
 def escapes(wide: str, narrow: str, find) -> bool:
     """Whether a sample string `narrow` matches is rejected by `wide` (proof of non-cover).
     `find(pattern, text)` is the ECMA-262 search, so samples are checked by the real engine."""
-    try:
-        samples = _samples(_normal(narrow))
-    except _Undecided:
-        return False
-    return any(find(narrow, text) and not find(wide, text) for text in samples)
+    return any(find(narrow, text) and not find(wide, text) for text in samples(narrow))
 
 
 def _samples(seq: tuple) -> list[str]:
@@ -61,7 +68,7 @@ def _samples(seq: tuple) -> list[str]:
     out = [""]
     for item in seq:
         if item[0] == "set":
-            out = [text + _char(item[1]) for text in out]
+            out = [text + char for text in out for char in _chars(item[1])]
         elif item[0] == "rep":
             body = _samples(item[3])
             out = [text + part * max(item[1], 1) for text in out for part in body]
@@ -71,11 +78,12 @@ def _samples(seq: tuple) -> list[str]:
     return out
 
 
-def _char(ranges: tuple) -> str:
-    for char in PREFERRED:
-        if _within(((ord(char), ord(char)),), ranges):
-            return char
-    return chr(ranges[0][0]) if ranges else ""
+def _chars(ranges: tuple) -> list[str]:
+    """A preferred character of the class, then each range's ends (a removed member shows)."""
+    preferred = [c for c in PREFERRED if _within(((ord(c), ord(c)),), ranges)][:1]
+    ends = [chr(code) for lo, hi in ranges[:MAX_CLASS_SAMPLES] for code in (lo, hi)
+            if not SURROGATES[0] <= code <= SURROGATES[1]]  # not text on their own
+    return list(dict.fromkeys(preferred + ends))[:MAX_CLASS_SAMPLES]
 
 
 @lru_cache(maxsize=512)
