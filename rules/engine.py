@@ -46,8 +46,10 @@ def check(old: Source, new: Source, *, format: Format | None = None,
     specs = specs_for(fmt)  # only this format's package is imported: start-up stays fast
     findings: dict[tuple, Finding] = {}
     search = _examples(fmt, mode, options) if examples else None
+    read_notes = dict.fromkeys(getattr(new_parsed, "notes", ()))  # how a file was read, once each
     for older in (old, *against):
         old_parsed = _parse(package, older, Side.OLD)
+        read_notes.update(dict.fromkeys(getattr(old_parsed, "notes", ())))
         raw = package.compare(old_parsed, new_parsed, options)
         resolved = _resolve(raw, specs, mode, options, old_file=older.path, new_file=new.path,
                             against=None if older is old else older.path)
@@ -57,7 +59,7 @@ def check(old: Source, new: Source, *, format: Format | None = None,
             # Transitive checks see the same change against several versions: report it once.
             findings.setdefault((finding.rule, finding.path, finding.side), finding)
     ordered = sorted(findings.values(), key=lambda f: f.sort_key)
-    notes = tuple(getattr(package, "notes", lambda _options: ())(options))
+    notes = tuple(read_notes) + tuple(getattr(package, "notes", lambda _options: ())(options))
     if search is not None:
         notes += search.notes(ordered)
     return Report(mode=mode, findings=_cap(ordered, new.path), notes=notes)

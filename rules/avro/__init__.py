@@ -9,18 +9,19 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict
+from itertools import chain
 from typing import Iterable
 
 from ..model import BOTH_DIRECTIONS, Finding, Options, Side
 from . import (decimal_changed, enum_symbol_added, enum_symbol_removed,
-               field_added_without_default, field_deleted_not_deprecated,
+               field_added_without_default, field_default_invalid, field_deleted_not_deprecated,
                field_alias_ambiguous, field_removed_without_default, field_renamed_with_alias,
                field_renamed_without_alias, fixed_size_changed, logical_type_changed,
                named_type_renamed_with_alias, named_type_renamed_without_alias,
                nullable_made_non_nullable, type_changed, type_promoted, union_branch_added,
                union_branch_removed)
 from .gc_pause import gc_paused
-from .pairs import Context, TypePair, walk
+from .pairs import Context, TypePair, default_pairs, walk
 from .parse import parse
 from .schema import Named, Parsed
 
@@ -43,6 +44,7 @@ RULES = (
     named_type_renamed_with_alias,
     decimal_changed,
     logical_type_changed,
+    field_default_invalid,
 )
 
 __all__ = ["RULES", "parse", "compare"]
@@ -60,7 +62,7 @@ def _findings(old: Parsed, new: Parsed) -> Iterable[Finding]:
         checks[rule.PAIR].append(rule)
     ctx = Context(old=old, new=new)
     within = [old.path, new.path]
-    for pair in walk(old.root, new.root, within):
+    for pair in chain(walk(old.root, new.root, within), default_pairs(old, new)):
         for rule in checks[type(pair)]:
             for finding in rule.check(pair, ctx):
                 finding = _attributed(finding, pair, within, old=old.path, new=new.path)

@@ -50,6 +50,25 @@ class FieldPair:
         self.old, self.new, self.path, self.old_path, self.link = old, new, path, old_path, link
 
 
+class DefaultPair:
+    """A NEW field whose default is not a value of its type; `old` is the same field in OLD
+    when its default there was invalid too (the same value), else None."""
+
+    __slots__ = ("old", "new", "path")
+
+    def __init__(self, old: Field | None, new: Field, path: str):
+        self.old, self.new, self.path = old, new, path
+
+
+def default_pairs(old: Parsed, new: Parsed) -> Iterator[DefaultPair]:
+    """NEW's invalid defaults, each with OLD's identical one if there was one."""
+    before = {(record.fullname, field.name): field for record, field in old.bad_defaults}
+    for record, field in new.bad_defaults:
+        same = before.get((record.fullname, field.name))
+        unchanged = same is not None and same.default == field.default and same.type.label == field.type.label
+        yield DefaultPair(same if unchanged else None, field, f"{record.label}.{field.name}")
+
+
 class BranchPair:
     """A union branch present on one side only; the other side's branches come along.
 

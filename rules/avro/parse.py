@@ -12,7 +12,6 @@ from .gc_pause import gc_paused
 from .logical import effective
 from .schema import Parsed
 
-BAD_DEFAULT = 'default of field "{field}" is not a valid {type} value: {value}'
 FASTAVRO_REJECTED = "not a valid Avro schema: {problem}"
 ROOT_LINE = 1
 
@@ -29,20 +28,28 @@ def _parse(source: Source) -> Parsed:
     line = document.line if isinstance(document, dict) else ROOT_LINE
     root = builder.type(document, "", line)
     builder.finish()
-    for field in builder.defaulted:
-        if not defaults.valid(field.type, field.default):
-            raise SchemaError(source.path, field.node.key_line("default"), BAD_DEFAULT.format(
-                field=field.name, type=field.type.label, value=_short(field.default)))
+    # Java Avro refuses an invalid default, Confluent and Apache's Python checker accept it:
+    # a rule reports it (AVRO_FIELD_DEFAULT_INVALID) and the comparison goes on.
+    bad = {id(f.node) for f in builder.defaulted if not defaults.valid(f.type, f.default)}
     named: dict = {}  # other files' types, known to fastavro before the file that uses them
     for path, other in builder.loaded:
-        _fastavro_accepts(_usable(other, builder), path, named)
-    _fastavro_accepts(_usable(document, builder), source.path, named)
-    return Parsed(path=source.path, root=root, named=builder.named, text=source.text)
+        _fastavro_accepts(_usable(other, builder, bad), path, named)
+    _fastavro_accepts(_usable(document, builder, bad), source.path, named)
+    return Parsed(path=source.path, root=root, named=builder.named, text=source.text,
+                  bad_defaults=_owners(builder.named, bad) if bad else ())
 
 
-def _usable(document, builder: Builder):
-    # fastavro refuses what the specification says to ignore: give it what a reader uses.
-    return effective(document) if builder.ignored_logical else document
+def _usable(document, builder: Builder, bad: set):
+    # fastavro refuses what the specification says to ignore and invalid defaults: give it
+    # what a reader uses.
+    document = effective(document) if builder.ignored_logical else document
+    return defaults.without_defaults(document, bad) if bad else document
+
+
+def _owners(named: dict, bad: set) -> tuple:
+    """(record, field) for each field whose JSON object is in `bad`."""
+    return tuple((record, field) for record in named.values() for field in getattr(record, "fields", ())
+                 if id(field.node) in bad)
 
 
 def _fastavro_accepts(document, file: str, named: dict) -> None:

@@ -118,10 +118,13 @@ class Union(Type):
 class Parsed:
     """One parsed version: the root type, its named types, and the text lines for suggestions."""
 
-    __slots__ = ("path", "root", "named", "text", "_lines")
+    __slots__ = ("path", "root", "named", "text", "_lines", "bad_defaults")
 
-    def __init__(self, path: str, root: Type, named: dict[str, Named], text: str):
+    def __init__(self, path: str, root: Type, named: dict[str, Named], text: str,
+                 bad_defaults: tuple = ()):
         self.path, self.root, self.named, self.text, self._lines = path, root, named, text, None
+        # (record, field) whose default is not a value of the field's type: reported, not fatal
+        self.bad_defaults = bad_defaults
 
     @property
     def lines(self) -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..jsonschema import regex_cover
 from ..jsonschema.refs import External
 from .schemaview import alternatives, item_schemas, kind_of, kinds, open_to
 
@@ -104,6 +105,8 @@ class Instance:
         if isinstance(schema.get("pattern"), str):
             matching = _name_matching(schema["pattern"], self.pool)
             out += [_const(matching)] if matching is not None else []
+            # one string per alternative of the pattern: a removed alternative shows its break
+            out += [_const(text) for text in regex_cover.samples(schema["pattern"]) if text != matching]
         out += [_const(v) for v in self.pool.scalars if kind_of(v) in allowed]
         return out
 

@@ -5,6 +5,11 @@ Why it breaks: neither constraint implies the other, so old data can fail the ne
 
 Example: `"pattern": "^[a-z]+$"` became `"pattern": "^[0-9]+$"`; `"multipleOf": 10` became 11.
 
+A pattern that provably accepts a superset (`^a$` to `^(a|b)$`, a character class widened,
+anchors dropped, `^[0-9a-zA-Z]+$` to `^.+$`) is a loosening, a subset a tightening. The proof
+covers common shapes only (bounded work); when it finds neither, the change is reported here
+and the message says it was not decided.
+
 Fix: keep the old constraint; if both must hold for a while, state both (e.g. in `allOf`).
 """
 from ..model import BOTH_DIRECTIONS, Format, Severity

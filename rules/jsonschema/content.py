@@ -18,6 +18,11 @@ def _regex(pattern: str):
     return regress.Regex(pattern)
 
 
+def find(pattern: str, text: str) -> bool:
+    """Whether an ECMA-262 pattern matches somewhere in `text`, as validators apply it."""
+    return bool(_regex(pattern).find(text))
+
+
 def is_open(schemas: tuple) -> bool:
     """Absent or `true`: the default, open content model (nothing declared about extra names)."""
     return all(s is True or (isinstance(s, dict) and not s) for s in schemas)
@@ -35,7 +40,7 @@ def is_schema(schemas: tuple) -> bool:
 def pattern_match(flat: Flat, name: str) -> tuple:
     """The patternProperties schemas a property name matches."""
     return tuple(s for pattern, schemas in flat.pattern_props.items()
-                 if _regex(pattern).find(name) for s in schemas)
+                 if find(pattern, name) for s in schemas)
 
 
 def fallback(flat: Flat, name: str) -> tuple[tuple, bool]:
@@ -99,7 +104,20 @@ def may_overlap(a: Flat, b: Flat) -> bool:
         left, right = _literals(a.props[name]), _literals(b.props[name])
         if left is not None and right is not None and not left & right:
             return False  # a discriminator property tells the alternatives apart
+    if values.meet(a.types, b.types) == {"object"} and (_excludes(a, b) or _excludes(b, a)):
+        return False  # one requires a property the other forbids
     return True
+
+
+def _excludes(a: Flat, b: Flat) -> bool:
+    """Whether `a` rejects every object that has all the properties `b` requires."""
+    return any(_forbids(a, name) for name in b.required)
+
+
+def _forbids(flat: Flat, name: str) -> bool:
+    if name in flat.props:
+        return any(s is False or (isinstance(s, dict) and s.get("not") in ({}, True)) for s in flat.props[name])
+    return not pattern_match(flat, name) and is_closed(flat.additional)
 
 
 def describe(schemas: tuple) -> str:

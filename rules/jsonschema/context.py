@@ -22,6 +22,7 @@ class Context:
             self._by_pair.setdefault(module.PAIR, []).append(module)
         self._spec_breaks = {module.SPEC.id: module.SPEC.breaks for module in rules}
         self._trials: dict[tuple, list[Finding]] = {}
+        self._comparing: set[tuple] = set()  # alternative pairs being compared, by what they say
 
     @property
     def strict(self) -> bool:
@@ -61,9 +62,18 @@ class Context:
         """Findings for two alternatives on their own (memoised; a revisit counts as equal)."""
         key = (id(old), id(new))
         if key not in self._trials:
+            # Recursive definitions rebuild the same alternative (another line, another Flat):
+            # a pair already being compared is assumed compatible (coinduction), as revisits are.
+            facts = (_facts(old), _facts(new))
+            if facts in self._comparing:
+                return []
             # The pair is kept alive with its result, so its ids cannot be reused by others.
             self._trials[key] = (old, new, [])  # while computing: a revisit counts as equal
-            self._trials[key] = (old, new, list(self.run_flat(old, new, "", set(), 0)))
+            self._comparing.add(facts)
+            try:
+                self._trials[key] = (old, new, list(self.run_flat(old, new, "", set(), 0)))
+            finally:
+                self._comparing.discard(facts)
         return self._trials[key][2]
 
     def trial(self, old, new) -> frozenset[Direction]:
@@ -83,3 +93,9 @@ class Context:
             self._trials[key] = (old, new, [])
             self._trials[key] = (old, new, list(self.run(old, new, "", lines, set())))
         return frozenset(d for f in self._trials[key][2] for d in self.breaks_of(f))
+
+
+def _facts(flat) -> tuple:
+    """What identifies an alternative whatever line it was reached from: its schema objects."""
+    return (flat.label, flat.types, tuple(sorted((k, id(h)) for k, h in flat.holders.items())),
+            flat.externals, None if flat.enum is None else frozenset(flat.enum))

@@ -7,13 +7,15 @@ from fractions import Fraction
 from typing import Iterator
 
 from ..model import Severity
-from . import values
+from . import content, regex_cover, values
 from .flat import LOWER_BOUNDS, Flat, bound_key
 
 TIGHTENED, LOOSENED, CHANGED = "tightened", "loosened", "changed"
 FORMAT_ANNOTATION = (' "format" is an annotation unless validators assert it, so no data is'
                      ' rejected by default (CLI: --format-assertion; App: jsonschema.format_assertion:'
                      ' true makes it an error).')
+PATTERN_UNDECIDED = (" Neither pattern was shown to accept every string the other does (only common"
+                     " shapes are compared: alternatives, character classes, anchors, repeats).")
 MAX_SHOWN = 5  # enum values quoted in a message
 # keyword -> the kind of value it constrains
 COUNT_KIND = {"minLength": "string", "maxLength": "string", "minItems": "array", "maxItems": "array",
@@ -27,6 +29,7 @@ class Delta:
     change: str  # TIGHTENED, LOOSENED or CHANGED
     old: str
     new: str
+    note: str = ""  # said after the message: how sure the verdict is
 
 
 def types(old: Flat, new: Flat) -> tuple[frozenset, frozenset]:
@@ -63,7 +66,7 @@ def severity(delta: Delta, options) -> tuple[Severity | None, str]:
     """(severity override, message suffix): "format" is an annotation unless asserted."""
     if delta.keyword == "format" and not options.format_assertion:
         return Severity.WARNING, FORMAT_ANNOTATION
-    return None, ""
+    return None, delta.note
 
 
 def constraints(old: Flat, new: Flat) -> Iterator[Delta]:
@@ -76,7 +79,7 @@ def constraints(old: Flat, new: Flat) -> Iterator[Delta]:
         yield from _bound(old.upper, new.upper, lower=False)
         yield from _multiples(old.multiples, new.multiples)
     if old.has("string") and new.has("string"):
-        yield from _sets("pattern", old.patterns, new.patterns)
+        yield from _patterns(old.patterns, new.patterns)
         yield from _sets("format", old.formats, new.formats)
     if old.has("array") and new.has("array"):
         if old.unique != new.unique:
@@ -145,3 +148,22 @@ def _sets(keyword: str, old: frozenset, new: frozenset) -> Iterator[Delta]:
         change = CHANGED if added and removed else TIGHTENED if added else LOOSENED
         show = lambda items: ", ".join(map(json.dumps, sorted(items))) or "none"
         yield Delta(keyword, change, show(old), show(new))
+
+
+def _patterns(old: frozenset, new: frozenset) -> Iterator[Delta]:
+    """All patterns must hold: old data passes NEW when each new pattern covers an old one."""
+    if old == new:
+        return
+    loosened = all(any(regex_cover.covers(n, o) for o in old) for n in new)
+    tightened = all(any(regex_cover.covers(o, n) for n in new) for o in old)
+    if loosened and tightened:
+        return  # the same strings, spelled differently
+    change = LOOSENED if loosened else TIGHTENED if tightened else CHANGED
+    show = lambda items: ", ".join(map(json.dumps, sorted(items))) or "none"
+    # A change is certain when each side has a sample string the other rejects.
+    certain = change != CHANGED or (_escapes(old, new) and _escapes(new, old))
+    yield Delta("pattern", change, show(old), show(new), "" if certain else PATTERN_UNDECIDED)
+
+
+def _escapes(wide: frozenset, narrow: frozenset) -> bool:
+    return any(regex_cover.escapes(w, n, content.find) for w in wide for n in narrow)

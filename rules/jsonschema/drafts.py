@@ -30,6 +30,9 @@ URIS = {
     "json-schema.org/draft/2019-09/schema": Draft.DRAFT2019,
     "json-schema.org/draft/2020-12/schema": Draft.DRAFT2020,
 }
+# The unversioned URI meant "the latest draft" (SARIF 2.1.0 uses it); jsonschema reads it so too.
+LATEST_URI = "json-schema.org/schema"
+LATEST = Draft.DRAFT2020
 DEFAULT = Draft.DRAFT7  # no `$schema`: Confluent's default, and the most common draft in use
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..model import Direction
-from . import content, paths
+from . import content, paths, regex_cover
 
 B, F = Direction.BACKWARD, Direction.FORWARD
 
@@ -26,13 +26,21 @@ def changes(ctx, pair) -> Iterator[tuple[Direction, str, str, tuple, tuple]]:
                             old_declared=not content.is_open(old.additional),
                             new_declared=not content.is_open(new.additional))
     for pattern in old.pattern_props.keys() - new.pattern_props.keys():
+        wider = _covering(new.pattern_props, pattern)
+        # Names the old pattern matched match a wider new one: they keep a declared schema.
+        target = new.additional if wider is None else new.pattern_props[wider]
         yield from _compare(ctx, paths.keyword(pair.path, "patternProperties", pattern), "patternProperties",
-                            old.pattern_props[pattern], new.additional, old_declared=True,
-                            new_declared=not content.is_open(new.additional))
+                            old.pattern_props[pattern], target, old_declared=True,
+                            new_declared=wider is not None or not content.is_open(new.additional))
     for pattern in new.pattern_props.keys() - old.pattern_props.keys():
         yield from _compare(ctx, paths.keyword(pair.path, "patternProperties", pattern), "patternProperties",
                             old.additional, new.pattern_props[pattern],
                             old_declared=not content.is_open(old.additional), new_declared=True)
+
+
+def _covering(patterns: dict, pattern: str) -> str | None:
+    """A pattern in `patterns` proven to match every name `pattern` matches, if any."""
+    return next((p for p in patterns if regex_cover.covers(p, pattern)), None)
 
 
 def _compare(ctx, where: str, keyword: str, old: tuple, new: tuple, *, old_declared: bool,

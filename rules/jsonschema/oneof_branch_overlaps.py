@@ -1,4 +1,4 @@
-"""Flags a oneOf alternative added where old data may match it as well as its own alternative.
+"""Flags a oneOf alternative added (or widened) where old data may match it as well as its own.
 
 Why it breaks: `oneOf` requires exactly one alternative to match. Old data that matched one
 alternative and now also matches the added one fails the new schema (BACKWARD), although
@@ -6,6 +6,10 @@ adding an alternative looks like a widening.
 
 Example: `"oneOf": [{"type": "string"}, {"type": "number"}]` gained
 `{"type": "string", "format": "email"}`; every old email string now matches two alternatives.
+
+An alternative changed in place counts only when it accepts more than before, and two
+alternatives are told apart by a discriminator `const`, by their types, or by a property one
+requires and the other forbids (`false`, `{"not": {}}`, or undeclared in a closed object).
 
 Fix: use `anyOf`, or make the alternatives disjoint (a distinct `type`, or a discriminator
 property with a different `const` in each).
@@ -20,10 +24,12 @@ PAIR = OverlapPair
 MESSAGE = 'Alternative "{path}" was added to "oneOf" and overlaps an existing alternative; old data matching both no longer validates.'
 
 
+WIDENED = ('Alternative "{path}" of "oneOf" was widened and now overlaps another; old data matching '
+           'both no longer validates.')
 BECAME_EXCLUSIVE = ('Alternative "{path}" became exclusive ("anyOf" to "oneOf") and overlaps another; '
                     'old data matching both no longer validates.')
 
 
 def check(pair: OverlapPair, ctx):
-    template = BECAME_EXCLUSIVE if "/anyOf[" in pair.old.label else MESSAGE
+    template = BECAME_EXCLUSIVE if pair.became_exclusive else WIDENED if pair.widened else MESSAGE
     yield SPEC.finding(path=pair.path, line=pair.added.line, message=template.format(path=pair.path))

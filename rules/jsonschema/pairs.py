@@ -8,7 +8,7 @@ from typing import Iterator
 
 from ..limits import MAX_WALK_DEPTH
 from ..model import Direction, SchemaError
-from . import content, paths
+from . import content, instances, paths
 from .flat import Flat
 from .refs import External
 
@@ -55,6 +55,8 @@ class OverlapPair:
     old: Flat
     added: Flat
     path: str
+    became_exclusive: bool = False  # the alternative was an anyOf one in OLD
+    widened: bool = False  # OLD had an alternative at this place that accepted less
 
 
 def walk(ctx, old: tuple, new: tuple, path: str, lines: tuple, seen: set, depth: int = 0) -> Iterator:
@@ -169,6 +171,10 @@ def alternatives(ctx, olds: list[Flat], news: list[Flat], path: str, seen: set, 
 
 
 def _fits(ctx, direction: Direction, source: Flat, targets: list[Flat]) -> bool:
+    # A finite alternative fits when each of its values is valid under some target, even if
+    # no single target takes them all (the sibling alternatives of the one that changed).
+    if instances.each_accepted(source, targets, format_assertion=ctx.options.format_assertion):
+        return True
     return any(content.may_contain(*_order(direction, source, t))
                and direction not in ctx.trial(*_order(direction, source, t)) for t in targets)
 
@@ -208,7 +214,14 @@ def _overlaps(ctx, olds: list[Flat], news: list[Flat], path: str) -> Iterator:
                    and Direction.BACKWARD not in ctx.trial(old, n)]
         for extra in added:
             if matched and extra is not matched[0] and (extra in matched or content.may_overlap(old, extra)):
-                yield OverlapPair(old, extra, path + extra.label)
+                yield OverlapPair(old, extra, path + extra.label, _was_any_of(olds, extra),
+                                  any(o.label == extra.label for o in olds))
+
+
+def _was_any_of(olds: list[Flat], new: Flat) -> bool:
+    """Whether OLD had this alternative at the same place under anyOf where NEW says oneOf."""
+    return any(o.label != new.label and o.label.replace("/anyOf[", "/oneOf[") == new.label.replace("/anyOf[", "/oneOf[")
+               for o in olds)
 
 
 def _equivalent(ctx, old: Flat, new: Flat) -> bool:

@@ -18,6 +18,8 @@ NOT_OBJECT = "a JSON Schema must be an object or a boolean, not {kind}"
 UNKNOWN_DRAFT = '"$schema" {uri!r} is not a JSON Schema draft this checker knows (04, 06, 07, 2019-09, 2020-12)'
 INVALID = "not a valid {draft} JSON Schema: {problem} (at {where})"
 BAD_PATTERN = 'pattern {pattern!r} is not a valid ECMA-262 regular expression: {problem}'
+LATEST_NOTE = ('{file}: "$schema" {uri!r} names no draft; it was read as the latest draft, '
+               '{draft}.')
 MAX_PROBLEM = 200  # characters of a validator message kept: it can quote a whole subschema
 
 
@@ -30,6 +32,7 @@ class Parsed:
     root: object
     draft: Draft
     refs: Refs
+    notes: tuple[str, ...] = ()  # how the file was read, where that is a guess
 
 
 def parse(source: Source) -> Parsed:
@@ -42,13 +45,14 @@ def parse(source: Source) -> Parsed:
     if not isinstance(root, (dict, bool)):
         raise SchemaError(source.path, 1, NOT_OBJECT.format(kind=type(root).__name__))
     draft = _draft(root, source.path)
+    notes = _draft_notes(root, draft, source.path)
     schemas = keywords.walk(root)
     _validate(schemas, draft, source.path)
     _check_patterns(schemas, source.path)
     refs = Refs(root, draft, source.path, schemas)
     refs.check_all()
     return Parsed(path=source.path, lines=tuple(source.text.splitlines()), root=root,
-                  draft=draft, refs=refs)
+                  draft=draft, refs=refs, notes=notes)
 
 
 def _draft(root: object, file: str) -> Draft:
@@ -56,9 +60,18 @@ def _draft(root: object, file: str) -> Draft:
     if uri is None:
         return drafts.DEFAULT
     draft = drafts.URIS.get(drafts.normalise(uri)) if isinstance(uri, str) else None
+    if isinstance(uri, str) and drafts.normalise(uri) == drafts.LATEST_URI:
+        draft = drafts.LATEST
     if draft is None:
         raise SchemaError(file, root.key_line("$schema"), UNKNOWN_DRAFT.format(uri=uri))
     return draft
+
+
+def _draft_notes(root: object, draft: Draft, file: str) -> tuple[str, ...]:
+    uri = root.get("$schema") if isinstance(root, dict) else None
+    if isinstance(uri, str) and drafts.normalise(uri) == drafts.LATEST_URI:
+        return (LATEST_NOTE.format(file=file, uri=uri, draft=draft.value),)
+    return ()
 
 
 def _validate(schemas: list, draft: Draft, file: str) -> None:

@@ -50,24 +50,18 @@ ADJUDICATIONS: list[Adjudication] = [
         lambda row: _format(row, "protobuf") and row["ours"]["compatible"] is False
         and row["peer"]["compatible"] is True and _ours(row) == {"PROTO_MESSAGE_DELETED"}),
     Adjudication(
-        "avro: a default that is not a value of its type makes the file unusable", BOTH, True,
-        "A default that does not match its type (`\"default\": \"1\"` on an int, "
-        "`\"default\": \"-1\"` on a long, the string `\"null\"` on `[\"null\", \"long\"]`). "
-        "Our engine refuses the file (exit 2, the App's SCHEMA_INVALID), as Java Avro >= 1.9 does "
-        "(its parser validates defaults) and Confluent's registry with "
-        "`schema.providers.avro.validate.defaults=true`. Apache's Python checker parses it and "
-        "judges the pair; so does Confluent's registry by default (validation off), and these "
-        "files shipped for years in LinkedIn Venice and Kaa. Neither answer is wrong about the "
-        "schema, but refusing the whole file hides every other finding and fails the gate "
-        "forever on a default that was already there. Recommended (rules/avro, a product "
-        "decision: tests/rules/avro/test_bad_input.py pins exit 2 today): report it as a "
-        "finding on the field, an error where NEW introduces or changes the invalid default "
-        "and a warning where OLD had the same one, and go on comparing. Minimal pair: old "
-        "`{\"type\":\"record\",\"name\":\"R\",\"fields\":[]}`, new the same with "
-        "`{\"name\":\"v\",\"type\":\"int\",\"default\":\"1\"}`: today exit 2; expected "
-        "an error on R.v naming the invalid default.",
-        lambda row: _format(row, "avro") and row["ours"]["compatible"] is None
-        and "is not a valid" in row["ours"]["error"] and "default of field" in row["ours"]["error"]),
+        "avro: NEW introduces a default that is not a value of its type", BOTH, False,
+        "A default that does not match its type (`\"default\": \"1\"` on an int, the string "
+        "`\"null\"` on `[\"null\", \"long\"]`). Java Avro >= 1.9 refuses such a schema (its "
+        "parser validates defaults), as does Confluent's registry with "
+        "`schema.providers.avro.validate.defaults=true`; Apache's Python checker and Confluent's "
+        "registry by default accept it. We report AVRO_FIELD_DEFAULT_INVALID on the field and go "
+        "on comparing (issue 9): an error where NEW introduces or changes the invalid default, a "
+        "warning where OLD had the same one. The error is by design (a Java reader of NEW cannot "
+        "even parse it); the peer does not look at defaults. Case: "
+        "tests/rules/cases/avro/AVRO_FIELD_DEFAULT_INVALID/introduced-on-int.",
+        lambda row: _format(row, "avro") and row["ours"]["compatible"] is False
+        and row["peer"]["compatible"] is True and _ours(row) == {"AVRO_FIELD_DEFAULT_INVALID"}),
 ]
 
 # JSON Schema has no reference tool: each backward-mode verdict that is not "compatible" was
@@ -75,12 +69,9 @@ ADJUDICATIONS: list[Adjudication] = [
 # (right, why); a verdict not listed here is shown as "not hand-checked".
 JSON_CHECKS: dict[tuple[str, str, str], tuple[str, str]] = {
     ("schemas/telemetry/sync/sync.4.schema.json", "7c8aa576", "dd47b13b"): (
-        "ours wrong (false alarm; ours to fix)",
-        'pattern `^[0-9a-f]{64}$` became `^([0-9a-f]{64}|0{32})$`, a strict superset: every old '
-        'id still matches, so backward is compatible (forward and full do break: 32 zeros). '
-        'JSONSCHEMA_CONSTRAINT_CHANGED treats any pattern change as an error (issue 9). Minimal '
-        'pair: `{"type":"string","pattern":"^a$"}` -> `{"type":"string","pattern":"^(a|b)$"}`: '
-        'expected backward compatible, forward breaking.'),
+        "fixed (issue 9): compatible now", 'pattern `^[0-9a-f]{64}$` became '
+        '`^([0-9a-f]{64}|0{32})$`, a proven superset: a loosening (backward info; forward and '
+        'full break). Case: JSONSCHEMA_CONSTRAINT_LOOSENED/pattern-alternative-added.'),
     ("schemas/telemetry/shield-study-error/shield-study-error.3.schema.json", "9cd82aa2",
      "f1085779"): (
         "ours right", 'NEW has `"required": []`, which the draft-04 metaschema forbids '
@@ -116,6 +107,7 @@ for _file in ("schemas/glean/events/events.2.schema.json",
 
 
 WITNESS = "ours right (witness)"
+FIXED = "fixed (issue 9): compatible now"  # shown again only if the pair regresses
 _SS = "src/schemas/json/"
 JSON_CHECKS.update({
     # SchemaStore: a "witness" is an instance that jsonschema (the library) validates against
@@ -150,34 +142,31 @@ JSON_CHECKS.update({
         "likely right (not checked with an instance)", 'patternProperties that accepted any '
         'value were removed from closed objects: keys that matched them are now rejected.'),
     (_SS + "tsconfig.json", "4e704e8a", "23e3fffc"): (
-        "ours wrong (false alarm; ours to fix)", 'uniqueItems was added inside alternatives of '
-        'an `anyOf` whose sibling alternatives still accept the same data: `{"files": ["a.ts", '
-        '"a.ts"]}` is valid under both versions (checked with jsonschema). Minimal pair: '
-        '`{"anyOf": [{"properties": {"f": {"type": "array"}}}, {"properties": {"g": {}}}]}` -> '
-        'the same with `"uniqueItems": true` on f: expected compatible.'),
+        WITNESS, '`{"compilerOptions": {"lib": ["es5", "es5"]}}`: uniqueItems was added to '
+        'compilerOptions arrays, which every anyOf alternative shares (allOf), so no sibling '
+        'accepts the old value (checked with jsonschema: valid under OLD, invalid under NEW). '
+        'The `files` finding alone would be no break (`{"files": ["a.ts", "a.ts"]}` stays valid '
+        'through a sibling), but the verdict is right.'),
     (_SS + "rust-toolchain.json", "fe463822", "bdaee686"): (
-        "ours wrong (false alarm; ours to fix)", 'targets items are `anyOf: [{enum: [...]}, '
-        '{"type": "string", "minLength": 1}]`; removing enum values from the first alternative '
-        'rejects nothing, because the second accepts every non-empty string. Same class as '
-        'tsconfig.json: a change inside one anyOf alternative is judged without its siblings.'),
+        FIXED, 'targets items are `anyOf: [{enum: [...]}, {"type": "string", "minLength": 1}]`: '
+        'each removed enum value is still accepted by the sibling alternative. Case: '
+        'JSONSCHEMA_ENUM_NARROWED/anyof-sibling-still-accepts-removed-values.'),
     (_SS + "uproject.json", "734c0e50", "933f8c62"): (
-        "ours wrong (false alarm; ours to fix)", 'the EngineAssociation pattern gained two '
-        'alternatives (`old|^$|[\\\\/]`): a strict superset, so backward is compatible. Same '
-        'class as sync.4 (any pattern change is an error).'),
+        FIXED, 'the EngineAssociation pattern gained two alternatives: a proven superset is a '
+        'loosening (rules/jsonschema/regex_cover.py). Case: '
+        'JSONSCHEMA_CONSTRAINT_LOOSENED/pattern-alternative-added.'),
     (_SS + "partial-taskipy.json", "ca281c9b", "4653f98e"): (
-        "ours wrong (false alarm; ours to fix)", 'the patternProperties key went from '
-        '`^[0-9a-zA-Z]+$` to `^.+$` with the same schema: every old task name still matches, '
-        'yet the old key is reported as "narrowed from a schema to false". Minimal pair: '
-        '`{"patternProperties": {"^[a-z]+$": {"type": "string"}}, "additionalProperties": false}`'
-        ' -> key `^.+$`: expected compatible.'),
+        FIXED, 'the patternProperties key `^[0-9a-zA-Z]+$` became `^.+$`, a proven superset: the '
+        'old names are compared with the new key\'s schema. Case: '
+        'JSONSCHEMA_CONTENT_MODEL_NARROWED/pattern-key-widened-is-clean.'),
     (_SS + "partial-pytest.json", "5cc0f329", "a11f0d37"): (
-        "ours wrong (false alarm; known, issue 9)", 'the root `oneOf: [LegacyConfig, Config]` '
-        'is unchanged; only string options inside it became `oneOf: [string enum, boolean]`. '
-        'The overlap test ran on a modified branch of an unchanged oneOf ("was added").'),
+        FIXED, 'LegacyConfig requires `ini_options`, Config forbids it (`{"not": {}}`): the two '
+        'alternatives cannot share a value, so widening one overlaps nothing. Case: '
+        'JSONSCHEMA_ONEOF_BRANCH_OVERLAPS/changed-alternative-excluded-by-forbidden-property-is-clean.'),
     (_SS + "partial-pdm.json", "35aa113e", "c0ba9785"): (
-        "ours wrong (false alarm; ours to fix)", 'the only change is a new optional '
-        '`keep_going` property in one script form, yet the finding says an alternative '
-        '"became exclusive (anyOf to oneOf)": no anyOf became a oneOf in this commit.'),
+        FIXED, 'the script forms are closed objects each requiring its own key, so the widened '
+        'one overlaps no other; "became exclusive" is said only where OLD had anyOf. Case: '
+        'JSONSCHEMA_ONEOF_BRANCH_OVERLAPS/changed-alternative-in-anyof-closed-forms-is-clean.'),
     (_SS + "aspire-8.0.json", "07352f9c", "64265395"): (
         "not settled", 'oneOf overlap findings without a witness (likely the known false-alarm '
         'class); the required `image` and the `type` enum in oneOf[1] may be real. Not checked '
@@ -195,16 +184,13 @@ JSON_CHECKS.update({
         "ours right", 'OLD refers to `#/definitions/RefInput`, which does not exist (the '
         'definition is `InputRef`): a validator fails on it, so OLD is unusable.'),
     (_SS + "avro-avsc.json", "d06a5c87", "734c0e50"): (
-        "ours wrong (a crash in disguise; ours to fix)", 'the file is 6 levels deep; the '
-        'comparison recursed through its mutually recursive definitions (Avro types contain '
-        'Avro types) until Python\'s RecursionError, which rules/jsonschema/context.py reports '
-        'as "nested too deeply to compare". Recursive $refs must be cut when a pair repeats. '
-        'Reproduce: `python -m rules check OLD NEW` on this file at these two commits.'),
+        FIXED, 'mutually recursive definitions are compared coinductively (a pair of '
+        'alternatives already being compared is assumed compatible). Case: '
+        'JSONSCHEMA_TYPE_NARROWED/mutually-recursive-definitions-is-clean.'),
     **{(_SS + name, "6049f681", "0a22b821"): (
-        "ours wrong (to decide)", '`"$schema": "http://json-schema.org/schema#"` (the old '
-        '"latest draft" URI, used by SARIF 2.1.0) is refused as an unknown draft. The '
-        'jsonschema library validates such a schema with its latest draft; reading it as '
-        '2020-12 (with a note) would let the pair be compared.')
+        FIXED, '`"$schema": "http://json-schema.org/schema#"` (no draft) is read as the latest '
+        'draft, 2020-12, with a note. Case: '
+        'JSONSCHEMA_TYPE_NARROWED/unversioned-schema-uri-read-as-latest.')
        for name in ("sarif-2.1.0-rtm.2.json", "sarif-external-property-file-2.1.0-rtm.3.json")},
 })
 

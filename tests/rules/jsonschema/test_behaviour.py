@@ -43,6 +43,18 @@ def test_no_schema_keyword_means_draft_07():
     assert [f.rule for f in _check(old, json.dumps(later)).findings] == ["JSONSCHEMA_CONSTRAINT_TIGHTENED"]
 
 
+def test_unversioned_schema_uri_is_read_as_the_latest_draft_with_a_note():
+    # SARIF 2.1.0 says "http://json-schema.org/schema#": 2020-12 applies a $ref's siblings too.
+    body = {"$schema": "http://json-schema.org/schema#", "$defs": {"s": {"type": "string"}},
+            "properties": {"a": {"$ref": "#/$defs/s", "maxLength": 3}}}
+    old = json.dumps({"$schema": "http://json-schema.org/schema#", "properties": {"a": {"type": "string"}}})
+    report = _check(old, json.dumps(body))
+    assert [f.rule for f in report.findings] == ["JSONSCHEMA_CONSTRAINT_TIGHTENED"]
+    assert [n for n in report.notes if "2020-12" in n] == [
+        "new.json: \"$schema\" 'http://json-schema.org/schema#' names no draft; it was read as the latest draft, 2020-12.",
+        "old.json: \"$schema\" 'http://json-schema.org/schema#' names no draft; it was read as the latest draft, 2020-12."]
+
+
 def _generated(records: int, fields: int, changed: bool) -> str:
     definitions = {}
     for r in range(records):

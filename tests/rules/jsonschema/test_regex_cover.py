@@ -1,0 +1,37 @@
+"""Pattern cover: proven for common shapes, never claimed wrongly, bounded on hard patterns."""
+import time
+
+import pytest
+
+from rules.jsonschema import content, regex_cover
+
+PROVEN = [("^(a|b)$", "^a$"), ("^.+$", "^[0-9a-zA-Z]+$"), ("a", "^a$"),
+          (r"^([0-9a-f]{64}|0{32})$", r"^[0-9a-f]{64}$"), ("^[a-z]*$", "^[a-c]+$"),
+          (r"^\d+$", "^[0-9]+$"), ("^a$|^b$", "^a$"), ("^a{1,5}$", "^a{2,3}$"), ("^ab?c$", "^ac$"),
+          (r"^v[0-9]+(\.[0-9]+)*$", r"^v[0-9]+\.[0-9]+$"), ("^[^a]$", "^b$"), (r"^\S+$", "^[a-z]+$"),
+          ("^(ab)+$", "^abab$"), ("", "anything")]
+NOT_COVERED = [("^a$", "^(a|b)$"), ("^[0-9a-zA-Z]+$", "^.+$"), ("^a$", "a"), ("^[a-z]+$", "^[0-9]+$"),
+               ("^a{2,3}$", "^a{1,5}$"), ("^[^a]$", "^a$"), (r"^(?:\w*:)?\w+$", r"^(?:\w*\|)?\w+$"),
+               ("(?i)a", "a"), ("^$", "")]
+
+
+@pytest.mark.parametrize("wide,narrow", PROVEN)
+def test_superset_is_proven(wide, narrow):
+    assert regex_cover.covers(wide, narrow)
+
+
+@pytest.mark.parametrize("wide,narrow", NOT_COVERED)
+def test_non_superset_is_never_claimed(wide, narrow):
+    assert not regex_cover.covers(wide, narrow)
+
+
+def test_a_sample_string_proves_non_cover_with_the_real_engine():
+    assert regex_cover.escapes("^[0-9]+$", "^[a-z]+$", content.find)
+    assert not regex_cover.escapes("^.+$", "^[a-z]+$", content.find)
+
+
+def test_nested_repeats_stay_bounded():
+    start = time.perf_counter()
+    regex_cover.covers("(" * 200 + "a" + ")*" * 200, "(" * 100 + "a|b" + ")*" * 100)
+    regex_cover.covers("^(a|aa|aaa|b|bb)*(a|aa)*(b|bb)*c$", "^(a|b|ab|ba)*(a|aa|b)*c$")
+    assert time.perf_counter() - start < 2
