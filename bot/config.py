@@ -13,7 +13,7 @@
 | `transitive_versions` | `5` | versions on the base branch (the base included) `*_transitive` checks against |
 | `jsonschema.policy` | `lenient` | `strict` (Confluent: open content models may hold anything) or `lenient` |
 | `jsonschema.format_assertion` | `false` | `true`: validators assert `format`, so changing it is an error, not a warning |
-| `protobuf.categories` | `[WIRE, WIRE_JSON]` | buf breaking categories; `WIRE` is always on |
+| `protobuf.categories` | `[WIRE, WIRE_JSON]` | buf breaking categories (`FILE`, `PACKAGE`, `WIRE_JSON`, `WIRE`), as buf selects rules; replaces `buf.yaml`'s `breaking.use` categories |
 | `protobuf.import_roots` | `[]` | directories, relative to the repository root, imports resolve from |
 | `rules` | `{}` | `RULE_ID: error, warning, info or off` |
 | `deprecation_window_days` | `14` | days a field must stay deprecated before it may be deleted |
@@ -35,6 +35,7 @@ from typing import Callable, Mapping, NamedTuple
 
 import rules
 from rules import Format, Mode, Policy, Severity
+from rules.protobuf import categories
 
 from . import configschema, globs
 from .configfile import ConfigError, Node, did_you_mean, load  # noqa: F401 (ConfigError: re-exported)
@@ -45,8 +46,9 @@ CONFIG_PATH = ".github/schema-review.yml"
 BAD_VERSION = "expected 1, the only config version"
 BAD_ROOT = "expected a relative directory inside the repository"
 UNKNOWN_RULE = "unknown rule{hint}"
+NO_CATEGORY = "expected at least one category"
 OFF = "off"
-PROTO_CATEGORIES = ("WIRE", "WIRE_JSON")
+PROTO_CATEGORIES = tuple(reversed(categories.ORDER))  # strictest first, as buf lists them
 
 # Rules the bot itself reports (not the engine); `rules:` may set their severity too.
 SCHEMA_INVALID = "SCHEMA_INVALID"
@@ -131,7 +133,7 @@ class Config:
     transitive_versions: int = 5
     policy: Policy = Policy.LENIENT
     format_assertion: bool = False
-    proto_categories: frozenset[str] = frozenset(PROTO_CATEGORIES)
+    proto_categories: frozenset[str] = categories.DEFAULT
     import_roots: tuple[str, ...] = ()
     severities: Mapping[str, Severity | None] = field(default_factory=dict)
     deprecation_window_days: int = 14
@@ -212,8 +214,10 @@ def _protobuf(node: Node) -> dict:
     values = {}
     if "categories" in section:
         items = section["categories"].sequence()
-        chosen = {item.choice_of(PROTO_CATEGORIES, upper=True) for item in items}
-        values["proto_categories"] = frozenset(chosen | {"WIRE"})
+        if not items:
+            raise section["categories"].error(NO_CATEGORY)
+        values["proto_categories"] = frozenset(item.choice_of(PROTO_CATEGORIES, upper=True)
+                                               for item in items)
     if "import_roots" in section:
         roots = []
         for item in section["import_roots"].sequence():
@@ -262,4 +266,5 @@ _READERS = {
 _TOP_KEYS = ("version", *_READERS, "jsonschema", "protobuf", "rules", EXTENDS_KEY)
 # The schema's findings on these keys, in the words the parser has always used for them.
 _SCHEMA_WORDING = {("version",): BAD_VERSION, ("protobuf", "import_roots", "[]"): BAD_ROOT,
+                   ("protobuf", "categories"): NO_CATEGORY,
                    ("rules", "*"): UNKNOWN_RULE, (EXTENDS_KEY,): BAD_TARGET.format(owner="OWNER")}

@@ -103,7 +103,7 @@ def _error(root: Node, error: ValidationError, special: dict) -> ConfigError:
     names = _names(error.absolute_path)
     if isinstance(error.instance, str) and not error.instance.strip():
         return node.error(EXPECTED.format(kind=NON_EMPTY))
-    if kind in ("enum", "pattern") and names in special:
+    if kind in ("enum", "pattern", "minItems") and names in special:
         return node.error(special[names])
     if kind == "required":
         return node.error(MISSING_KEY.format(name=next(n for n in rule["required"] if n not in node.value)))

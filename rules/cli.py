@@ -19,6 +19,7 @@ from .sources import read
 EXIT_USAGE = 2
 UNUSABLE = "unusable schema"
 BUDGET_VARIABLE = "SCHEMA_REVIEW_FILE_BUDGET"  # seconds per comparison, as in the App
+BAD_CATEGORIES = "unknown categories {given}; expected some of {known}"
 SUMMARY = "{verdict} ({mode}): {errors} error(s), {warnings} warning(s), {infos} info"
 
 
@@ -37,6 +38,9 @@ def _parser(prog: str = "python -m rules") -> argparse.ArgumentParser:
                      help="the same as --output json")
     run.add_argument("--proto-path", action="append", default=[], metavar="DIR",
                      help="protobuf import root (repeatable)")
+    run.add_argument("--categories", type=_categories, metavar="LIST",
+                     help="protobuf only: buf breaking categories, comma-separated: FILE, PACKAGE, "
+                          "WIRE_JSON, WIRE (default: buf.yaml's breaking.use, else WIRE_JSON)")
     run.add_argument("--against", action="append", default=[], metavar="OLDER",
                      help="an older version NEW must also be compatible with (repeatable)")
     run.add_argument("--policy", choices=[p.value for p in Policy], default=Policy.LENIENT.value,
@@ -50,6 +54,17 @@ def _parser(prog: str = "python -m rules") -> argparse.ArgumentParser:
     docs.add_argument("--output", help="file to write, - for stdout (default: docs/rules.md in a "
                                        "source checkout, else stdout)")
     return parser
+
+
+def _categories(text: str) -> frozenset[str]:
+    from .protobuf import categories  # only protobuf checks need the package
+
+    chosen = frozenset(part.strip().upper() for part in text.split(",") if part.strip())
+    unknown = sorted(chosen - set(categories.ORDER))
+    if unknown or not chosen:
+        raise argparse.ArgumentTypeError(BAD_CATEGORIES.format(
+            given=", ".join(unknown) or "none", known=", ".join(reversed(categories.ORDER))))
+    return chosen
 
 
 def _print_text(report: Report) -> None:
@@ -117,6 +132,11 @@ def _cpu_capped(seconds: float) -> Iterator[None]:
             resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
 
 
+def _options(args: argparse.Namespace) -> Options:
+    chosen = {"proto_categories": args.categories} if args.categories else {}
+    return Options(policy=Policy(args.policy), format_assertion=args.format_assertion, **chosen)
+
+
 def _check(args: argparse.Namespace) -> int:
     proto_paths = tuple(args.proto_path)
     seconds = _budget() * (1 + len(args.against))
@@ -126,8 +146,7 @@ def _check(args: argparse.Namespace) -> int:
         with _cpu_capped(seconds):
             report = check(old, new, format=Format(args.format) if args.format else None,
                            mode=Mode(args.mode), against=against,
-                           options=Options(policy=Policy(args.policy),
-                                           format_assertion=args.format_assertion),
+                           options=_options(args),
                            examples=args.examples)
     except SchemaError as error:
         print(f"error: {error}", file=sys.stderr)

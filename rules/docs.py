@@ -5,6 +5,7 @@ from pathlib import Path
 
 from .examples.documented import section as examples_section
 from .model import Format
+from .protobuf.categories import ORDER
 from .registry import documentation, rule_modules
 
 DOCS_PATH = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
@@ -27,6 +28,15 @@ def _breaks(spec) -> str:
     return " and ".join(sorted(d.value for d in spec.breaks))
 
 
+def _categories(spec) -> str:
+    """buf's categories that hold a protobuf rule, strictest first, and what happens outside them."""
+    if not spec.categories:
+        return ""
+    held = ", ".join(sorted(spec.categories, key=ORDER.index, reverse=True))
+    outside = f" ({spec.outside.value} outside them)" if spec.outside else ""
+    return f"; categories: {held}{outside}"
+
+
 def render() -> str:
     parts = [HEADER, examples_section()]
     for fmt in Format:
@@ -39,5 +49,6 @@ def render() -> str:
         for module in modules:
             spec = module.SPEC
             parts.append(f"\n### {spec.id}\n\n*{TITLES[fmt]}; breaks: {_breaks(spec)}; "
-                         f"severity: {spec.severity.value}.*\n\n{documentation(module)}")
+                         f"severity: {spec.severity.value}{_categories(spec)}.*\n\n"
+                         f"{documentation(module)}")
     return "\n".join(parts) + "\n"

@@ -213,7 +213,10 @@ class Options:
     # JSON Schema: whether validators assert "format" (2019-09 and 2020-12 make it an annotation
     # by default, and Confluent ignores it); off, a format change is a warning, not an error.
     format_assertion: bool = False
-    # protobuf: buf's breaking categories to enforce ("WIRE" always; "WIRE_JSON" adds JSON names)
+    # protobuf: buf's breaking categories to enforce (rules/protobuf/categories.py: WIRE,
+    # WIRE_JSON, PACKAGE, FILE); a rule runs when one of its spec's categories is selected
     proto_categories: frozenset[str] = frozenset({"WIRE", "WIRE_JSON"})
+    # protobuf: rule ids that run whatever the categories (a buf.yaml `use:` naming rules)
+    proto_rules: frozenset[str] = frozenset()
     # rule id -> severity to report it at, or None to turn the rule off
     severities: Mapping[str, Severity | None] = field(default_factory=dict)

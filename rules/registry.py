@@ -25,6 +25,11 @@ class RuleSpec:
     # Who is hurt and how, when that is not "a reader cannot read the other side's data"
     # (the generic sentence for `breaks`): shown instead of it in the App's comments.
     impact: str = ""
+    # protobuf: buf's breaking categories that hold the rule (rules/protobuf/categories.py). When
+    # none of them is selected the rule is silent, or, with `outside` set, reported at that
+    # severity as advisory (a rename is still worth a warning where it breaks nothing checked).
+    categories: frozenset[str] = frozenset()
+    outside: Severity | None = None
 
     def finding(self, *, path: str, line: int, message: str, side: Side = Side.NEW,
                 suggestion: Suggestion | None = None,

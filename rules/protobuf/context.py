@@ -3,14 +3,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .categories import DEFAULT, FILE, checks_code, checks_json
 from .schema import Schema
-
-WIRE_JSON = "WIRE_JSON"
 
 
 @dataclass(frozen=True)
 class Context:
     old: Schema
     new: Schema
-    # buf's WIRE_JSON category: also protect the JSON mapping (names, JSON types, reservations)
-    json: bool
+    categories: frozenset[str] = DEFAULT  # buf's breaking categories selected (categories.py)
+
+    @property
+    def json(self) -> bool:
+        """Whether the JSON mapping is protected (names, JSON types, name reservations)."""
+        return checks_json(self.categories)
+
+    @property
+    def code(self) -> bool:
+        """Whether generated code is protected (FILE or PACKAGE)."""
+        return checks_code(self.categories)
+
+    def moved_within_package(self, full: str) -> bool:
+        """A type gone from this file that the NEW side still defines (in a file it imports):
+        PACKAGE allows moving types between files of a package, FILE does not. A type moved to a
+        file this one does not import is not visible here and counts as deleted."""
+        return FILE not in self.categories and full in self.new.types

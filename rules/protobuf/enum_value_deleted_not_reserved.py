@@ -10,6 +10,7 @@ Fix: `reserved 4;` and `reserved "STATUS_ARCHIVED";` inside the enum.
 """
 from ..model import BOTH_DIRECTIONS, Format, Severity
 from ..registry import RuleSpec
+from .categories import ALL
 from .pairs import Kind
 from .reservation import deleted_without_reserving
 
@@ -20,7 +21,8 @@ IMPACT = ("nothing yet: data written with the old schema still decodes, the enum
 SPEC = RuleSpec(id="PROTO_ENUM_VALUE_DELETED_NOT_RESERVED", format=Format.PROTOBUF,
                 breaks=BOTH_DIRECTIONS, severity=Severity.ERROR,
                 summary="an enum value was deleted without reserving its number (and name)",
-                impact=IMPACT)
+                impact=IMPACT,
+                categories=ALL)
 KINDS = (Kind.ENUM_VALUE,)
 MESSAGE = 'Enum value "{path}" (number {number}) was deleted without reserving {what}.'
 

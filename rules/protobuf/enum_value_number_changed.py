@@ -10,11 +10,13 @@ Fix: keep the number; add a new value for a new meaning.
 """
 from ..model import BOTH_DIRECTIONS, Format, Severity
 from ..registry import RuleSpec
+from .categories import ALL
 from .pairs import Kind
 
 SPEC = RuleSpec(id="PROTO_ENUM_VALUE_NUMBER_CHANGED", format=Format.PROTOBUF,
                 breaks=BOTH_DIRECTIONS, severity=Severity.ERROR,
-                summary="an enum value kept its name but changed its number")
+                summary="an enum value kept its name but changed its number",
+                categories=ALL)
 KINDS = (Kind.ENUM_VALUE_MOVED,)
 MESSAGE = 'Enum value "{path}" changed its number from {old} to {new}.'
 

@@ -13,12 +13,14 @@ Fix: keep the cardinality; add a new repeated field under a new number.
 """
 from ..model import BOTH_DIRECTIONS, Format, Severity
 from ..registry import RuleSpec
+from .categories import ALL
 from .pairs import Kind
 from .types import Level, cardinality_change
 
 SPEC = RuleSpec(id="PROTO_FIELD_CARDINALITY_CHANGED", format=Format.PROTOBUF,
                 breaks=BOTH_DIRECTIONS, severity=Severity.ERROR,
-                summary="a field changed between singular and repeated (wire-incompatible)")
+                summary="a field changed between singular and repeated (wire-incompatible)",
+                categories=ALL)
 KINDS = (Kind.FIELD,)
 MESSAGE = 'Field "{path}" changed from {old} to {new}, which is not wire-compatible.'
 

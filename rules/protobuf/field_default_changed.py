@@ -10,11 +10,13 @@ Fix: keep the default; if the meaning must change, add a new field.
 """
 from ..model import BOTH_DIRECTIONS, Format, Severity
 from ..registry import RuleSpec
+from .categories import ALL
 from .pairs import Kind
 
 SPEC = RuleSpec(id="PROTO_FIELD_DEFAULT_CHANGED", format=Format.PROTOBUF,
                 breaks=BOTH_DIRECTIONS, severity=Severity.ERROR,
-                summary="a field's default value changed")
+                summary="a field's default value changed",
+                categories=ALL)
 KINDS = (Kind.FIELD,)
 MESSAGE = 'Field "{path}" changed its default value from {old} to {new}.'
 ZERO = {"bool": "false", "string": '""', "bytes": '""'}

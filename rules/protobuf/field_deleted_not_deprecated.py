@@ -11,11 +11,13 @@ Fix: first release `string nickname = 7 [deprecated = true];`, delete it in a la
 """
 from ..model import ADVISORY, Format, Severity
 from ..registry import RuleSpec
+from .categories import ALL
 from .pairs import Kind
 
 SPEC = RuleSpec(id="PROTO_FIELD_DELETED_NOT_DEPRECATED", format=Format.PROTOBUF, breaks=ADVISORY,
                 severity=Severity.WARNING,
-                summary="a field was deleted without first being marked deprecated")
+                summary="a field was deleted without first being marked deprecated",
+                categories=ALL)
 KINDS = (Kind.FIELD,)
 MESSAGE = 'Field "{path}" was deleted without first being marked [deprecated = true].'
 

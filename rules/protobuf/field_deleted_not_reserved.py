@@ -12,6 +12,7 @@ Fix: reserve what the field used, where it was:
 """
 from ..model import BOTH_DIRECTIONS, Format, Severity
 from ..registry import RuleSpec
+from .categories import ALL
 from .pairs import Kind
 from .reservation import deleted_without_reserving
 
@@ -21,7 +22,8 @@ IMPACT = ("nothing yet: data written with the old schema still decodes, the fiel
 SPEC = RuleSpec(id="PROTO_FIELD_DELETED_NOT_RESERVED", format=Format.PROTOBUF,
                 breaks=BOTH_DIRECTIONS, severity=Severity.ERROR,
                 summary="a field was deleted without reserving its number (and name)",
-                impact=IMPACT)
+                impact=IMPACT,
+                categories=ALL)
 KINDS = (Kind.FIELD,)
 MESSAGE = 'Field "{path}" (number {number}) was deleted without reserving {what}.'
 

@@ -10,19 +10,20 @@ Fix: keep the JSON name.
 """
 from ..model import BOTH_DIRECTIONS, Format, Severity
 from ..registry import RuleSpec
+from .categories import JSON
 from .pairs import Kind
 
 SPEC = RuleSpec(id="PROTO_FIELD_JSON_NAME_CHANGED", format=Format.PROTOBUF,
                 breaks=BOTH_DIRECTIONS, severity=Severity.ERROR,
-                summary="a field's JSON name changed (WIRE_JSON)")
+                summary="a field's JSON name changed (WIRE_JSON)",
+                categories=JSON)
 KINDS = (Kind.FIELD,)
 MESSAGE = 'Field "{path}" changed its JSON name from "{old}" to "{new}".'
 
 
 def check(pair, ctx):
     old, new = pair.old, pair.new
-    if not ctx.json or old is None or new is None or old.name != new.name \
-            or old.json_name == new.json_name:
+    if old is None or new is None or old.name != new.name or old.json_name == new.json_name:
         return
     line, side = pair.where()
     yield SPEC.finding(path=pair.path, line=line, side=side,

@@ -11,19 +11,21 @@ Fix: keep the type if any consumer uses JSON, or run with the WIRE category only
 """
 from ..model import BOTH_DIRECTIONS, Format, Severity
 from ..registry import RuleSpec
+from .categories import JSON
 from .pairs import Kind
 from .types import Level, describe, type_change
 
 SPEC = RuleSpec(id="PROTO_FIELD_JSON_TYPE_CHANGED", format=Format.PROTOBUF,
                 breaks=BOTH_DIRECTIONS, severity=Severity.ERROR,
-                summary="a field's type changed in a way only JSON notices (WIRE_JSON)")
+                summary="a field's type changed in a way only JSON notices (WIRE_JSON)",
+                categories=JSON)
 KINDS = (Kind.FIELD,)
 MESSAGE = 'Field "{path}" changed type from {old} to {new}: wire-compatible, but its JSON form changed.'
 
 
 def check(pair, ctx):
     old, new = pair.old, pair.new
-    if not ctx.json or old is None or new is None or type_change(old, new) is not Level.JSON:
+    if old is None or new is None or type_change(old, new) is not Level.JSON:
         return
     line, side = pair.where()
     yield SPEC.finding(path=pair.path, line=line, side=side,

@@ -12,11 +12,13 @@ number and deprecate the old one.
 """
 from ..model import BOTH_DIRECTIONS, Format, Severity
 from ..registry import RuleSpec
+from .categories import ALL
 from .pairs import Kind
 from .suggest import swap_on_line
 
 SPEC = RuleSpec(id="PROTO_FIELD_NUMBER_CHANGED", format=Format.PROTOBUF, breaks=BOTH_DIRECTIONS,
-                severity=Severity.ERROR, summary="a field kept its name but changed its number")
+                severity=Severity.ERROR, summary="a field kept its name but changed its number",
+                categories=ALL)
 KINDS = (Kind.FIELD_MOVED,)
 MESSAGE = 'Field "{path}" changed its number from {old} to {new}.'
 TITLE = 'Restore number {old} for "{name}"'

@@ -13,11 +13,13 @@ Fix: leave existing fields where they are; put only new fields into a new or exi
 """
 from ..model import BACKWARD_ONLY, BOTH_DIRECTIONS, FORWARD_ONLY, Format, Severity
 from ..registry import RuleSpec
+from .categories import ALL
 from .pairs import Kind
 
 SPEC = RuleSpec(id="PROTO_FIELD_ONEOF_CHANGED", format=Format.PROTOBUF, breaks=BOTH_DIRECTIONS,
                 severity=Severity.ERROR,
-                summary="a field's oneof membership changed which fields exclude each other")
+                summary="a field's oneof membership changed which fields exclude each other",
+                categories=ALL)
 KINDS = (Kind.FIELD,)
 JOINED = 'Field "{path}" moved into oneof "{oneof}", now exclusive with {names}.'
 LEFT = 'Field "{path}" moved out of oneof "{oneof}", no longer exclusive with {names}.'

@@ -12,12 +12,14 @@ Fix: keep the type; add a new field (new number) with the new type and deprecate
 """
 from ..model import BOTH_DIRECTIONS, Format, Severity
 from ..registry import RuleSpec
+from .categories import ALL
 from .pairs import Kind
 from .types import Level, describe, type_change
 
 SPEC = RuleSpec(id="PROTO_FIELD_TYPE_INCOMPATIBLE", format=Format.PROTOBUF,
                 breaks=BOTH_DIRECTIONS, severity=Severity.ERROR,
-                summary="a field's type changed to a wire-incompatible one")
+                summary="a field's type changed to a wire-incompatible one",
+                categories=ALL)
 KINDS = (Kind.FIELD,)
 MESSAGE = 'Field "{path}" changed type from {old} to {new}, which is not wire-compatible.'
 

@@ -12,12 +12,14 @@ Fix: keep the type; add a new field (new number) for the new type and deprecate 
 """
 from ..model import BOTH_DIRECTIONS, Format, Severity
 from ..registry import RuleSpec
+from .categories import ALL
 from .pairs import Kind
 from .types import Level, describe, type_change
 
 SPEC = RuleSpec(id="PROTO_FIELD_TYPE_REFERENCE_CHANGED", format=Format.PROTOBUF,
                 breaks=BOTH_DIRECTIONS, severity=Severity.ERROR,
-                summary="a field now refers to a different message or enum type")
+                summary="a field now refers to a different message or enum type",
+                categories=ALL)
 KINDS = (Kind.FIELD,)
 MESSAGE = 'Field "{path}" changed type from {old} to {new}.'
 

@@ -12,10 +12,12 @@ migrate readers before removing the old package.
 """
 from ..model import BOTH_DIRECTIONS, Format, Severity, Suggestion
 from ..registry import RuleSpec
+from .categories import ALL
 from .pairs import Kind
 
 SPEC = RuleSpec(id="PROTO_PACKAGE_CHANGED", format=Format.PROTOBUF, breaks=BOTH_DIRECTIONS,
-                severity=Severity.ERROR, summary="the file's package changed")
+                severity=Severity.ERROR, summary="the file's package changed",
+                categories=ALL)
 KINDS = (Kind.FILE,)
 MESSAGE = 'The package changed from "{old}" to "{new}".'
 TITLE = 'Restore "package {old};"'

@@ -15,6 +15,7 @@ ENUM_VALUE, ENUM_RESERVED_RANGE, ENUM_RESERVED_NAME = 2, 4, 5
 SERVICE_METHOD = 2
 LEGACY_REQUIRED = 3  # FeatureSet.FieldPresence in editions
 LABEL_REQUIRED, LABEL_REPEATED = 2, 3  # FieldDescriptorProto.Label
+IDEMPOTENCY = ("IDEMPOTENCY_UNKNOWN", "NO_SIDE_EFFECTS", "IDEMPOTENT")  # MethodOptions.IdempotencyLevel
 # FieldDescriptorProto.Type numbers -> the keyword as written in .proto files.
 KINDS = {1: "double", 2: "float", 3: "int64", 4: "uint64", 5: "int32", 6: "fixed64",
          7: "fixed32", 8: "bool", 9: "string", 10: "group", 11: "message", 12: "bytes",
@@ -96,7 +97,7 @@ class _Builder:
                 self.rpcs[name] = Rpc(name, method.input_type.lstrip("."),
                                       method.output_type.lstrip("."), method.client_streaming,
                                       method.server_streaming, (FILE_SERVICE, i, SERVICE_METHOD, j),
-                                      self.index)
+                                      self.index, _idempotency(method.options.idempotency_level))
 
     def message(self, proto, outer: str, path: tuple) -> None:
         name = f"{outer}{proto.name}"
@@ -184,3 +185,7 @@ def _link_maps(types: dict) -> None:
                     and target.map_entry:
                 field.cardinality = Cardinality.MAP
                 field.map_types = (target.fields[1], target.fields[2])
+
+
+def _idempotency(level: int) -> str:
+    return IDEMPOTENCY[level] if 0 <= level < len(IDEMPOTENCY) else str(level)

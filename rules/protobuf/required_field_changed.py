@@ -11,13 +11,15 @@ Fix: new fields are `optional`; keep existing required fields required.
 """
 from ..model import BACKWARD_ONLY, BOTH_DIRECTIONS, FORWARD_ONLY, Format, Severity
 from ..registry import RuleSpec
+from .categories import ALL
 from .pairs import Kind
 from .schema import Cardinality
 from .suggest import swap_on_line
 
 SPEC = RuleSpec(id="PROTO_REQUIRED_FIELD_CHANGED", format=Format.PROTOBUF,
                 breaks=BOTH_DIRECTIONS, severity=Severity.ERROR,
-                summary="a required field was added, removed, or a field's required-ness changed")
+                summary="a required field was added, removed, or a field's required-ness changed",
+                categories=ALL)
 KINDS = (Kind.FIELD,)
 ADDED = 'Field "{path}" was added as required.'
 MADE = 'Field "{path}" became required.'

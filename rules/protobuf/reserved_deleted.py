@@ -11,6 +11,7 @@ Fix: put the reservation back (the suggestion re-adds exactly what is missing).
 """
 from ..model import BOTH_DIRECTIONS, Format, Severity, Side
 from ..registry import RuleSpec
+from .categories import ALL
 from .pairs import Kind
 from .schema import Message
 from .suggest import anchor_in, insert, reserved_statements
@@ -20,7 +21,8 @@ IMPACT = ("nothing yet: the reservation only guarded against reuse. Without it a
 SPEC = RuleSpec(id="PROTO_RESERVED_DELETED", format=Format.PROTOBUF, breaks=BOTH_DIRECTIONS,
                 severity=Severity.ERROR,
                 summary="reserved numbers or names were removed from a message or enum",
-                impact=IMPACT)
+                impact=IMPACT,
+                categories=ALL)
 KINDS = (Kind.MESSAGE, Kind.ENUM)
 MESSAGE = '{what} "{path}" no longer reserves {items}.'
 TITLE = "Restore the reservation of {items}"

@@ -11,11 +11,13 @@ Fix: add a new RPC with the new signature and deprecate the old one.
 """
 from ..model import BOTH_DIRECTIONS, Format, Severity
 from ..registry import RuleSpec
+from .categories import ALL
 from .pairs import Kind
 
 SPEC = RuleSpec(id="PROTO_RPC_SIGNATURE_CHANGED", format=Format.PROTOBUF, breaks=BOTH_DIRECTIONS,
                 severity=Severity.ERROR,
-                summary="an RPC's request type, response type or streaming mode changed")
+                summary="an RPC's request type, response type or streaming mode changed",
+                categories=ALL)
 KINDS = (Kind.RPC,)
 MESSAGE = 'RPC "{path}" changed its signature from {old} to {new}.'
 

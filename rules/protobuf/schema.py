@@ -154,6 +154,7 @@ class Rpc(Located):
     server_streaming: bool
     at: tuple
     index: SpanIndex
+    idempotency: str = "IDEMPOTENCY_UNKNOWN"  # MethodOptions.idempotency_level, by name
 
 
 @dataclass(eq=False)

@@ -14,10 +14,11 @@ def source(text: str, *, path: str = "schema.proto", imports: dict | None = None
 
 
 def check(old: Source | str, new: Source | str, *, categories=BOTH, mode: Mode = Mode.BACKWARD,
-          severities: dict | None = None) -> rules.Report:
+          severities: dict | None = None, proto_rules=()) -> rules.Report:
     old = source(old, path="old.proto") if isinstance(old, str) else old
     new = source(new, path="new.proto") if isinstance(new, str) else new
-    options = Options(proto_categories=frozenset(categories), severities=severities or {})
+    options = Options(proto_categories=frozenset(categories), severities=severities or {},
+                      proto_rules=frozenset(proto_rules))
     return rules.check(old, new, format=rules.Format.PROTOBUF, mode=mode, options=options)
 
 

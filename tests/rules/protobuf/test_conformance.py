@@ -2,7 +2,9 @@
 
 The data is read from <repo>/../shared/conformance/protobuf-confluent at test time (Confluent
 Community License: never copied into this repository). Confluent's checker is wire-level and
-BACKWARD; we check with proto_categories={"WIRE"} in backward mode. Renames are warnings for us
+BACKWARD, and also reports removed messages (MESSAGE_REMOVED, which buf files under FILE and
+PACKAGE); we check with proto_categories={"WIRE"} plus PROTO_MESSAGE_DELETED in backward mode.
+Renames are warnings for us
 and compatible for Confluent, so they agree on the verdict. Every case either matches Confluent's
 verdict and has a finding for each incompatible change Confluent lists, or is in DEVIATIONS.
 """
@@ -74,7 +76,8 @@ def _schema(text_or_path: str, deps: list, label: str):
 def _report(case):
     old = _schema(case["original_schema"], case.get("original_dependencies", []), "original")
     new = _schema(case["update_schema"], case.get("update_dependencies", []), "update")
-    return check(old, new, categories=WIRE, mode=Mode.BACKWARD)
+    return check(old, new, categories=WIRE, mode=Mode.BACKWARD,
+                 proto_rules={"PROTO_MESSAGE_DELETED"})
 
 
 @pytest.mark.parametrize("name,case", CASES, ids=[f"{n[:-5]}:{i}:{c['description']}"

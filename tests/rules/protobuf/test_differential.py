@@ -37,6 +37,9 @@ GROUP_OF_BUF = {
     "RESERVED_MESSAGE_NO_DELETE": "reserved", "RESERVED_ENUM_NO_DELETE": "reserved",
     "FIELD_SAME_NAME": "field renamed", "FIELD_SAME_JSON_NAME": "json name",
     "ENUM_VALUE_SAME_NAME": "enum value renamed",
+    "MESSAGE_NO_DELETE": "message deleted", "PACKAGE_MESSAGE_NO_DELETE": "message deleted",
+    "ENUM_NO_DELETE": "enum deleted", "PACKAGE_ENUM_NO_DELETE": "enum deleted",
+    "RPC_SAME_IDEMPOTENCY_LEVEL": "idempotency",
 }
 GROUP_OF_OURS = {
     # buf sees a renumbered field or value as a deletion (plus an addition).
@@ -47,13 +50,15 @@ GROUP_OF_OURS = {
     "PROTO_FIELD_JSON_TYPE_CHANGED": "type",
     "PROTO_FIELD_CARDINALITY_CHANGED": "cardinality",
     "PROTO_FIELD_JSON_CARDINALITY_CHANGED": "cardinality",
-    "PROTO_FIELD_ONEOF_CHANGED": "oneof", "PROTO_PACKAGE_CHANGED": "package",
+    "PROTO_FIELD_ONEOF_CHANGED": "oneof", "PROTO_ONEOF_RENAMED": "oneof",
+    "PROTO_PACKAGE_CHANGED": "package",
     "PROTO_REQUIRED_FIELD_CHANGED": "required", "PROTO_FIELD_DEFAULT_CHANGED": "default",
     "PROTO_RESERVED_DELETED": "reserved", "PROTO_FIELD_RENAMED": "field renamed",
     "PROTO_FIELD_JSON_NAME_CHANGED": "json name", "PROTO_ENUM_VALUE_RENAMED": "enum value renamed",
-    "PROTO_MESSAGE_DELETED": "message deleted",
-    # Advisory rules with no buf counterpart in WIRE/WIRE_JSON: not compared.
-    "PROTO_FIELD_DELETED_NOT_DEPRECATED": None, "PROTO_ENUM_DELETED": None,
+    "PROTO_MESSAGE_DELETED": "message deleted", "PROTO_ENUM_DELETED": "enum deleted",
+    "PROTO_RPC_IDEMPOTENCY_CHANGED": "idempotency",
+    # Advisory, with no buf counterpart: not compared.
+    "PROTO_FIELD_DELETED_NOT_DEPRECATED": None,
 }
 
 # (mutation kind, category, "ours"|"buf" = who reports the extra group, group) -> reason.
@@ -74,13 +79,6 @@ EXPLAINED = {
         "One existing field alone in a new oneof excludes no field it coexisted with; the wire "
         "and JSON forms are unchanged. buf's FIELD_SAME_ONEOF flags any membership change.",
     ("move_one_into_new_oneof", "WIRE_JSON", "buf", "oneof"): "As for WIRE.",
-    ("rename_oneof", "WIRE", "buf", "oneof"):
-        "Oneof names appear neither on the wire nor in JSON; exclusivity is unchanged.",
-    ("rename_oneof", "WIRE_JSON", "buf", "oneof"): "As for WIRE.",
-    ("delete_message", "WIRE", "ours", "message deleted"):
-        "Deliberately stricter (Confluent MESSAGE_REMOVED): a deleted message type breaks "
-        "registries, Any type URLs and importers. buf checks this only in its FILE category.",
-    ("delete_message", "WIRE_JSON", "ours", "message deleted"): "As for WIRE.",
     ("rename_field", "WIRE", "ours", "field renamed"):
         "Renames are advisory warnings in every category: generated code changes. buf's "
         "FIELD_SAME_NAME is in WIRE_JSON only (where we agree).",
