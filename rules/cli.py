@@ -3,18 +3,20 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import math
 import os
 import resource
 import sys
+from pathlib import Path
 from typing import Iterator, Sequence
 
 from .engine import check
 from .limits import FILE_BUDGET_SECONDS
 from .model import NOT_SEARCHED, Format, Mode, Options, Policy, Report, SchemaError
 from .output import Output
-from .sources import read
+from .sources import buf_layout, read
 
 EXIT_USAGE = 2
 UNUSABLE = "unusable schema"
@@ -132,9 +134,22 @@ def _cpu_capped(seconds: float) -> Iterator[None]:
             resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
 
 
-def _options(args: argparse.Namespace) -> Options:
+def _options(args: argparse.Namespace) -> tuple[Options, tuple[str, ...]]:
+    """The Options, with NEW's buf module's `breaking:` section applied, and notes about it."""
     chosen = {"proto_categories": args.categories} if args.categories else {}
-    return Options(policy=Policy(args.policy), format_assertion=args.format_assertion, **chosen)
+    base = Options(policy=Policy(args.policy), format_assertion=args.format_assertion, **chosen)
+    if (args.format or "protobuf") != "protobuf" or not args.new.endswith(".proto"):
+        return base, ()
+    from .protobuf import bufrules  # only protobuf checks read buf's files
+
+    where = str(Path(args.new).resolve())
+    layout = buf_layout(args.new)
+    module = layout.module_of(where)
+    if module is None or module.breaking is None:
+        return base, layout.notes
+    options, notes = bufrules.options(module.breaking, base, path=where, file=module.file,
+                                      categories_given=bool(args.categories))
+    return options, layout.notes + notes
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -143,11 +158,12 @@ def _check(args: argparse.Namespace) -> int:
     try:
         old, new = read(args.old, proto_paths=proto_paths), read(args.new, proto_paths=proto_paths)
         against = [read(path, proto_paths=proto_paths) for path in args.against]
+        options, notes = _options(args)
         with _cpu_capped(seconds):
             report = check(old, new, format=Format(args.format) if args.format else None,
-                           mode=Mode(args.mode), against=against,
-                           options=_options(args),
+                           mode=Mode(args.mode), against=against, options=options,
                            examples=args.examples)
+        report = dataclasses.replace(report, notes=report.notes + notes)
     except SchemaError as error:
         print(f"error: {error}", file=sys.stderr)
         if args.output == Output.GITHUB.value:  # also as an annotation on the file and line

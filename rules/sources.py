@@ -7,8 +7,10 @@ from pathlib import Path
 
 from .limits import MAX_SCHEMA_BYTES
 
-MAX_WALKED = 5000  # directory entries looked at for sibling schemas
 from .model import SchemaError, Source
+
+MAX_WALKED = 5000  # directory entries looked at for sibling schemas
+MAX_PARENTS = 32  # directories looked at, upwards, for buf's layout files
 
 TOO_LARGE = "file is {size:,} bytes, over the {limit:,}-byte limit for a schema"
 BINARY = "file is binary, not schema text"
@@ -42,8 +44,30 @@ def read(path: str, *, proto_paths: tuple[str, ...] = ()) -> Source:
         size = Path(path).stat().st_size
         raise SchemaError(path, None, TOO_LARGE.format(size=size, limit=MAX_SCHEMA_BYTES))
     imports = SiblingSchemas(path, ".avsc") if path.endswith(".avsc") else {}
+    if path.endswith(".proto"):  # a buf module's roots, as `buf` itself would resolve imports
+        proto_paths = tuple(dict.fromkeys((*proto_paths, *buf_layout(path).roots)))
     return Source(path=path, text=decode(path, data), proto_paths=own_root_first(path, proto_paths),
                   imports=imports)
+
+
+def buf_layout(path: str):
+    """The buf modules declared by buf.yaml, buf.work.yaml or buf.gen.yaml files in the file's
+    directory and its parents, up to the checkout holding it (a directory with `.git`)."""
+    from .protobuf import bufyaml  # only protobuf files need it
+
+    files, folder = {}, Path(path).resolve().parent
+    for _level in range(MAX_PARENTS):
+        for name in bufyaml.NAMES:
+            candidate = folder / name
+            try:
+                if candidate.is_file() and candidate.stat().st_size <= bufyaml.MAX_BYTES:
+                    files[str(candidate)] = candidate.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue  # unreadable: as if absent
+        if (folder / ".git").exists() or folder.parent == folder:
+            break
+        folder = folder.parent
+    return bufyaml.layout(files)
 
 
 class SiblingSchemas(Mapping):

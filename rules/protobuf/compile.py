@@ -26,6 +26,7 @@ CHATTER = re.compile(r"^WARNING: All log messages|^[IW]\d{4} |^\[libprotobuf (WA
                      r"|^[^:\n]*:\d+:\d+: warning: |^warning: ")
 DIAGNOSTIC = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<msg>.*)$")
 CONSEQUENCE = re.compile(r'^Import ".*" was not found or had errors\.$')
+NOT_FOUND = re.compile(r'^(?P<name>[^:\n]+): File not found\.$')
 OWN_PREFIXES = re.compile(r"(?<![\w./-])(?:\./|\.\./(?:r\d+|" + WELL_KNOWN + r")/)")
 
 BAD_IMPORT_PATH = "import path {name!r} is not a relative path inside the repository"
@@ -40,6 +41,11 @@ KILLED = "protoc was stopped by signal {signal}"
 PROTOC_FAILED = "protoc: {message}"
 IN_IMPORT = "protoc: in {name}:{line}:{col}: {msg}"
 MORE_ERRORS = " (and {count} more protoc error(s))"
+# Said for the App and the CLI alike: the engine does not know which of them runs it.
+IMPORT_NOT_FOUND = ('import "{name}" was not found. Imports resolve from the roots of a buf.yaml '
+                    "or buf.work.yaml module holding the file, from the configured import roots "
+                    "(`protobuf.import_roots` in .github/schema-review.yml; `--proto-path DIR` "
+                    "on the command line) and from the file's own directory")
 NO_OUTPUT = "protoc failed without a diagnostic (exit code {code})"
 MEMORY_HINTS = ("std::bad_alloc", "out of memory", "Cannot allocate memory")
 
@@ -203,6 +209,10 @@ def diagnose(source: Source, scrub, text: str, code: int) -> SchemaError:
     own_name = import_name(source)
     parsed = [DIAGNOSTIC.match(line) for line in lines]
     mine = [m for m in parsed if m and m["file"] == own_name]
+    missing = next((m["name"] for m in map(NOT_FOUND.match, lines) if m), None)
+    if missing is not None:  # the cause of what follows ("X is not defined"): say how to fix it
+        at = next((int(m["line"]) for m in mine if f'"{missing}"' in m["msg"]), None)
+        return SchemaError(source.path, at, IMPORT_NOT_FOUND.format(name=missing))
     # "Import X was not found or had errors" in the file is a consequence; when protoc named
     # the cause in another file (an error there, an import cycle), the cause is the message.
     own = next((m for m in mine if not CONSEQUENCE.match(m["msg"])), None)

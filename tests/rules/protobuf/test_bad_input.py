@@ -61,7 +61,9 @@ def test_missing_import_names_the_import_line():
     with pytest.raises(SchemaError) as caught:
         check(GOOD, text)
     assert caught.value.line == 3
-    assert 'Import "nowhere/missing.proto" was not found' in caught.value.problem
+    assert caught.value.problem.startswith('import "nowhere/missing.proto" was not found.')
+    # The message says how to make it found, in the App's and the CLI's words.
+    assert "protobuf.import_roots" in caught.value.problem and "--proto-path" in caught.value.problem
 
 
 def test_import_cycle_is_reported():

@@ -1,0 +1,131 @@
+"""buf's breaking rule ids as schema-review's, and a buf.yaml `breaking:` section as Options.
+
+Precedence: schema-review's own settings win. Categories given to schema-review (the CLI's
+`--categories`, the config's `protobuf.categories`) replace the section's `use` and `except`
+entirely; `rules:` severities set in schema-review's config override what `use`/`except`/
+`ignore_only` decide for those rule ids. A section without `use` means buf's default, FILE; a
+buf.yaml without a `breaking:` section leaves schema-review's default (WIRE_JSON).
+"""
+from __future__ import annotations
+
+import dataclasses
+from posixpath import normpath
+
+from ..model import Options
+from .bufyaml import Breaking
+from .categories import ALL, CODE, FILE, JSON, ORDER, WIRE, WIRE_JSON
+
+_TYPE = ("PROTO_FIELD_TYPE_INCOMPATIBLE", "PROTO_FIELD_TYPE_REFERENCE_CHANGED")
+_CARDINALITY = ("PROTO_FIELD_CARDINALITY_CHANGED",)
+_FIELD_DELETED = ("PROTO_FIELD_DELETED_NOT_RESERVED", "PROTO_FIELD_NUMBER_CHANGED")
+_VALUE_DELETED = ("PROTO_ENUM_VALUE_DELETED_NOT_RESERVED", "PROTO_ENUM_VALUE_NUMBER_CHANGED")
+_RPC = ("PROTO_RPC_SIGNATURE_CHANGED",)
+PACKAGE_ONLY = frozenset({"PACKAGE"})
+FILE_ONLY = frozenset({FILE})
+WIRE_JSON_ONLY = frozenset({WIRE_JSON})
+
+# buf rule id -> (buf's categories for it, schema-review rules that report the same change)
+BUF_RULES: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
+    "FILE_SAME_PACKAGE": (ALL, ("PROTO_PACKAGE_CHANGED",)),
+    "MESSAGE_NO_DELETE": (FILE_ONLY, ("PROTO_MESSAGE_DELETED",)),
+    "PACKAGE_MESSAGE_NO_DELETE": (PACKAGE_ONLY, ("PROTO_MESSAGE_DELETED",)),
+    "ENUM_NO_DELETE": (FILE_ONLY, ("PROTO_ENUM_DELETED",)),
+    "PACKAGE_ENUM_NO_DELETE": (PACKAGE_ONLY, ("PROTO_ENUM_DELETED",)),
+    "FIELD_NO_DELETE": (CODE, _FIELD_DELETED),
+    "FIELD_NO_DELETE_UNLESS_NUMBER_RESERVED": (frozenset({WIRE, WIRE_JSON}), _FIELD_DELETED),
+    "FIELD_NO_DELETE_UNLESS_NAME_RESERVED": (WIRE_JSON_ONLY, _FIELD_DELETED[:1]),
+    "ENUM_VALUE_NO_DELETE": (CODE, _VALUE_DELETED),
+    "ENUM_VALUE_NO_DELETE_UNLESS_NUMBER_RESERVED": (frozenset({WIRE, WIRE_JSON}), _VALUE_DELETED),
+    "ENUM_VALUE_NO_DELETE_UNLESS_NAME_RESERVED": (WIRE_JSON_ONLY, _VALUE_DELETED[:1]),
+    "FIELD_WIRE_COMPATIBLE_TYPE": (frozenset({WIRE}), _TYPE),
+    "FIELD_WIRE_JSON_COMPATIBLE_TYPE": (WIRE_JSON_ONLY, (*_TYPE, "PROTO_FIELD_JSON_TYPE_CHANGED")),
+    "FIELD_SAME_TYPE": (CODE, (*_TYPE, "PROTO_FIELD_JSON_TYPE_CHANGED")),
+    "FIELD_WIRE_COMPATIBLE_CARDINALITY": (frozenset({WIRE}), _CARDINALITY),
+    "FIELD_WIRE_JSON_COMPATIBLE_CARDINALITY": (
+        WIRE_JSON_ONLY, (*_CARDINALITY, "PROTO_FIELD_JSON_CARDINALITY_CHANGED")),
+    "FIELD_SAME_CARDINALITY": (CODE, (*_CARDINALITY, "PROTO_FIELD_JSON_CARDINALITY_CHANGED")),
+    "FIELD_SAME_ONEOF": (ALL, ("PROTO_FIELD_ONEOF_CHANGED", "PROTO_ONEOF_RENAMED")),
+    "MESSAGE_SAME_REQUIRED_FIELDS": (ALL, ("PROTO_REQUIRED_FIELD_CHANGED",)),
+    "FIELD_SAME_DEFAULT": (ALL, ("PROTO_FIELD_DEFAULT_CHANGED",)),
+    "RESERVED_MESSAGE_NO_DELETE": (ALL, ("PROTO_RESERVED_DELETED",)),
+    "RESERVED_ENUM_NO_DELETE": (ALL, ("PROTO_RESERVED_DELETED",)),
+    "FIELD_SAME_NAME": (JSON, ("PROTO_FIELD_RENAMED",)),
+    "FIELD_SAME_JSON_NAME": (JSON, ("PROTO_FIELD_JSON_NAME_CHANGED",)),
+    "ENUM_VALUE_SAME_NAME": (JSON, ("PROTO_ENUM_VALUE_RENAMED",)),
+    "RPC_SAME_REQUEST_TYPE": (ALL, _RPC),
+    "RPC_SAME_RESPONSE_TYPE": (ALL, _RPC),
+    "RPC_SAME_CLIENT_STREAMING": (ALL, _RPC),
+    "RPC_SAME_SERVER_STREAMING": (ALL, _RPC),
+    "RPC_SAME_IDEMPOTENCY_LEVEL": (ALL, ("PROTO_RPC_IDEMPOTENCY_CHANGED",)),
+}
+OURS = frozenset(rule for _cats, ours in BUF_RULES.values() for rule in ours)
+
+NOT_CHECKED = "{file}: buf rule {rule} has no schema-review equivalent and is not checked."
+UNKNOWN = "{file}: {rule!r} is not a buf breaking rule or category; ignored."
+IGNORED = "{path} is listed under `breaking.ignore` in {file}: its breaking changes are not reported."
+
+
+def options(breaking: Breaking, base: Options, *, path: str, file: str,
+            categories_given: bool, configured: frozenset[str] = frozenset()
+            ) -> tuple[Options, tuple[str, ...]]:
+    """`base` with the section applied for the schema at repository path `path`, and notes.
+
+    `categories_given`: schema-review's own categories were set, so `use`/`except` do not apply;
+    `configured`: rule ids whose severity schema-review's config sets (they keep it).
+    """
+    from . import RULES  # the rule specs; imported here, as this module is read before them
+
+    notes = [UNKNOWN.format(file=file, rule=r) for r in (*breaking.use, *breaking.except_)
+             if r not in BUF_RULES and r not in ORDER and not _known(r)]
+    notes += [NOT_CHECKED.format(file=file, rule=r) for r in breaking.use if _known(r)]
+    specs = [rule.SPEC for rule in RULES]
+    if any(_holds(ignored, path) for ignored in breaking.ignore):
+        off = {spec.id: None for spec in specs if spec.id not in configured}
+        return _with(base, severities=off), (*notes, IGNORED.format(path=path, file=file))
+    use = breaking.use or (FILE,)
+    chosen = base.proto_categories if categories_given else frozenset(u for u in use if u in ORDER)
+    excepted = set() if categories_given else set(breaking.except_)
+    excepted |= {r for r, paths in breaking.ignore_only.items() if any(_holds(p, path) for p in paths)}
+    enabled = {r for r, (cats, _ours) in BUF_RULES.items()
+               if cats & chosen and r not in excepted and not cats & excepted}
+    # Rules `use` names by id run whatever their categories (buf's FIELD_SAME_ONEOF comes along
+    # with a category only as the categories of PROTO_ONEOF_RENAMED say).
+    named = set() if categories_given else {r for r in use if r in BUF_RULES and r not in excepted}
+    on = {rule for r in enabled | named for rule in BUF_RULES[r][1]}
+    extra = frozenset(rule for r in named for rule in BUF_RULES[r][1])
+    off = {s.id: None for s in specs if s.id in OURS and s.id not in on and s.categories & chosen
+           and s.id not in configured}
+    return _with(base, proto_categories=chosen, proto_rules=base.proto_rules | extra,
+                 severities=off), tuple(notes)
+
+
+def _with(base: Options, *, severities: dict, **changes) -> Options:
+    merged = {**severities, **base.severities}  # schema-review's own severities win
+    return dataclasses.replace(base, severities=merged, **changes)
+
+
+def _holds(ignored: str, path: str) -> bool:
+    """buf's ignore entries are files or directories."""
+    ignored = normpath(ignored) if ignored else ""
+    return not ignored or path == ignored or path.startswith(ignored.rstrip("/") + "/")
+
+
+def _known(rule: str) -> bool:
+    """A buf rule with no counterpart here (generated-code options, deletions of services...)."""
+    return rule in UNMAPPED
+
+
+UNMAPPED = frozenset({
+    "EXTENSION_NO_DELETE", "SERVICE_NO_DELETE", "FILE_NO_DELETE", "ENUM_SAME_TYPE",
+    "FIELD_SAME_CPP_STRING_TYPE", "FIELD_SAME_JAVA_UTF8_VALIDATION", "FIELD_SAME_JSTYPE",
+    "FIELD_SAME_UTF8_VALIDATION", "FIELD_SAME_CTYPE", "FIELD_SAME_LABEL", "RPC_NO_DELETE",
+    "EXTENSION_MESSAGE_NO_DELETE", "FILE_SAME_SYNTAX", "ONEOF_NO_DELETE",
+    "MESSAGE_NO_REMOVE_STANDARD_DESCRIPTOR_ACCESSOR", "ENUM_SAME_JSON_FORMAT",
+    "MESSAGE_SAME_JSON_FORMAT", "MESSAGE_SAME_MESSAGE_SET_WIRE_FORMAT", "PACKAGE_NO_DELETE",
+    "PACKAGE_SERVICE_NO_DELETE", "PACKAGE_EXTENSION_NO_DELETE",
+    *(f"FILE_SAME_{option}" for option in (
+        "CC_ENABLE_ARENAS", "CC_GENERIC_SERVICES", "CSHARP_NAMESPACE", "GO_PACKAGE",
+        "JAVA_GENERIC_SERVICES", "JAVA_MULTIPLE_FILES", "JAVA_OUTER_CLASSNAME", "JAVA_PACKAGE",
+        "OBJC_CLASS_PREFIX", "OPTIMIZE_FOR", "PHP_CLASS_PREFIX", "PHP_METADATA_NAMESPACE",
+        "PHP_NAMESPACE", "PY_GENERIC_SERVICES", "RUBY_PACKAGE", "SWIFT_PREFIX")),
+})
