@@ -1,0 +1,142 @@
+"""buf's layout files as untrusted input, and buf's rule ids mapped to ours (checked against the
+buf CLI in the venv: the ids and categories are buf's own)."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rules.model import Options
+from rules.protobuf import RULES, bufrules, bufyaml
+from rules.protobuf.bufyaml import Breaking, Unusable
+
+BUF = shutil.which("buf") or str(Path(sys.executable).parent / "buf")
+SPECS = {rule.SPEC.id: rule.SPEC for rule in RULES}
+# Ours is narrower than buf's on purpose (the rule's docstring says why).
+NARROWER = {"PROTO_ONEOF_RENAMED": "oneof names reach neither the wire nor JSON: a warning there"}
+
+
+@pytest.mark.parametrize("path, text, roots", [
+    ("proto/buf.yaml", "version: v1\n", ("proto",)),
+    ("buf.yaml", "", ("",)),
+    ("buf.yaml", "version: v1beta1\nbuild:\n  roots: [proto, vendor/x]\n", ("proto", "vendor/x")),
+    ("a/buf.yaml", "version: v2\nmodules:\n  - path: proto\n  - path: ./third_party/\n",
+     ("a/proto", "a/third_party")),
+    ("buf.work.yaml", "version: v1\ndirectories: [proto]\n", ("proto",)),
+    ("buf.gen.yaml", "version: v2\ninputs:\n  - directory: proto\n  - module: buf.build/x/y\n",
+     ("proto",)),
+    ("buf.gen.yaml", "version: v1\nplugins: []\n", ()),
+])
+def test_layout_files_declare_module_roots(path, text, roots):
+    assert tuple(m.root for m in bufyaml.modules(path, text)) == roots
+
+
+@pytest.mark.parametrize("path, text, problem", [
+    ("buf.yaml", "version: v2\nmodules:\n  - path: ../etc\n", "not a relative path"),
+    ("x/buf.work.yaml", "directories: [/etc]\n", "not a relative path"),
+    ("x/buf.work.yaml", "directories: [../y]\n", "not a relative path"),
+    ("buf.yaml", "- a list\n", "expected a mapping"),
+    ("buf.yaml", "a: [\n", "not valid YAML"),
+    ("buf.yaml", "x: !!python/object:os.system {}\n", "not valid YAML"),
+    ("buf.work.yaml", "directories: [1, 2]\n", "not a list of text"),
+    ("buf.yaml", "breaking:\n  use: " + "[" * 2000 + "\n", "not valid YAML"),
+    ("buf.yaml", "a: " + "x" * (bufyaml.MAX_BYTES + 1), "over"),
+])
+def test_an_unusable_layout_file_says_why(path, text, problem):
+    with pytest.raises(Unusable, match=problem):
+        bufyaml.modules(path, text)
+
+
+def test_a_layout_collects_notes_and_finds_the_module_of_a_file():
+    layout = bufyaml.layout({
+        "buf.work.yaml": "version: v1\ndirectories: [proto, vendor]\n",
+        "proto/buf.yaml": "version: v1\nbreaking:\n  use: [FILE]\n  ignore: [acme/legacy]\n",
+        "vendor/buf.yaml": "version: v1\nmodules: {\n"})
+    assert layout.roots == ("proto", "vendor")
+    assert [note[:46] for note in layout.notes] == ["vendor/buf.yaml was not used: not valid YAML ("]
+    module = layout.module_of("proto/acme/a.proto")
+    assert module.breaking == Breaking(use=("FILE",), ignore=("proto/acme/legacy",))
+    assert module.file == "proto/buf.yaml"
+    assert layout.module_of("elsewhere/a.proto") is None
+
+
+def test_candidates_are_each_parent_directory():
+    assert bufyaml.candidates("a/b/c.proto")[::3] == ["a/b/buf.work.yaml", "a/buf.work.yaml",
+                                                       "buf.work.yaml"]
+
+
+def _apply(breaking: Breaking, path="proto/a.proto", **kwargs):
+    return bufrules.options(breaking, kwargs.pop("base", Options()), path=path, file="buf.yaml",
+                            categories_given=kwargs.pop("given", False), **kwargs)
+
+
+def test_use_except_and_ignore_only_become_categories_rule_ids_and_severities():
+    options, notes = _apply(Breaking(use=("WIRE_JSON", "MESSAGE_NO_DELETE", "FILE_SAME_GO_PACKAGE"),
+                                     except_=("FIELD_SAME_NAME",),
+                                     ignore_only={"FIELD_SAME_JSON_NAME": ("proto",)}))
+    assert options.proto_categories == {"WIRE_JSON"}
+    assert options.proto_rules == {"PROTO_MESSAGE_DELETED"}
+    assert dict(options.severities) == {"PROTO_FIELD_RENAMED": None,
+                                        "PROTO_FIELD_JSON_NAME_CHANGED": None}
+    assert notes == ("buf.yaml: buf rule FILE_SAME_GO_PACKAGE has no schema-review equivalent "
+                     "and is not checked.",)
+
+
+def test_a_section_without_use_is_bufs_default_and_an_excepted_category_drops_its_rules():
+    options, _ = _apply(Breaking())
+    assert options.proto_categories == {"FILE"}
+    options, _ = _apply(Breaking(use=("WIRE_JSON",), except_=("WIRE",)))
+    # FILE_SAME_PACKAGE is in WIRE; FIELD_WIRE_JSON_COMPATIBLE_TYPE and FIELD_SAME_NAME are not.
+    assert options.severities["PROTO_PACKAGE_CHANGED"] is None
+    assert not {"PROTO_FIELD_TYPE_INCOMPATIBLE", "PROTO_FIELD_RENAMED"} & set(options.severities)
+
+
+def test_schema_reviews_own_settings_win():
+    base = Options(proto_categories=frozenset({"WIRE"}), severities={"PROTO_FIELD_RENAMED": None})
+    options, notes = _apply(Breaking(use=("FILE",), except_=("FIELD_SAME_DEFAULT",)), base=base,
+                            given=True, configured=frozenset({"PROTO_FIELD_RENAMED"}))
+    assert options.proto_categories == {"WIRE"}
+    assert dict(options.severities) == {"PROTO_FIELD_RENAMED": None}
+    options, notes = _apply(Breaking(use=("WIRE_JSON",), except_=("FIELD_SAME_NAME",)),
+                            base=Options(severities={"PROTO_FIELD_RENAMED": "warning"}))
+    assert options.severities["PROTO_FIELD_RENAMED"] == "warning"
+
+
+def test_an_unknown_rule_is_a_note():
+    _, notes = _apply(Breaking(use=("WIRE_JSON", "FIELD_SAME_NAMES")))
+    assert notes == ("buf.yaml: 'FIELD_SAME_NAMES' is not a buf breaking rule or category; ignored.",)
+
+
+@pytest.fixture(scope="module")
+def buf_rules(tmp_path_factory) -> dict[str, frozenset[str]]:
+    folder = tmp_path_factory.mktemp("bufrules")
+    (folder / "buf.yaml").write_text("version: v2\n")
+    done = subprocess.run([BUF, "config", "ls-breaking-rules", "--version", "v2", "--format",
+                           "json"], cwd=folder, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    rules = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    # CSR (Confluent Schema Registry) is a category buf added for its registry, not one of the four.
+    return {r["id"]: frozenset(r["categories"]) - {"CSR"} for r in rules}
+
+
+def test_every_buf_rule_is_mapped_or_named_as_not_checked(buf_rules):
+    assert set(bufrules.BUF_RULES) | bufrules.UNMAPPED >= set(buf_rules)
+    assert not set(bufrules.BUF_RULES) & bufrules.UNMAPPED
+
+
+def test_the_mapped_categories_are_bufs(buf_rules):
+    assert {r: cats for r, (cats, _ours) in bufrules.BUF_RULES.items()} == \
+        {r: buf_rules[r] for r in bufrules.BUF_RULES}
+
+
+@pytest.mark.parametrize("rule", sorted(bufrules.OURS))
+def test_each_rule_sits_in_the_categories_of_the_buf_rules_it_stands_for(rule):
+    held = frozenset().union(*(cats for cats, ours in bufrules.BUF_RULES.values() if rule in ours))
+    if rule in NARROWER:
+        assert SPECS[rule].categories < held and SPECS[rule].outside is not None
+    else:
+        assert SPECS[rule].categories == held
