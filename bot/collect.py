@@ -8,6 +8,7 @@ from posixpath import dirname, join, normpath
 from typing import Callable
 
 from rules.limits import MAX_SCHEMA_BYTES
+from rules.protobuf import bufyaml
 
 from .config import Config
 from .blobs import Blob
@@ -65,7 +66,15 @@ def blob_keys(files: Sequence, *, base_sha: str | None, head_sha: str) -> list[t
             wanted.append((base_sha, f.previous_filename or f.filename))
         if f.status != FileStatus.REMOVED:
             wanted.append((head_sha, f.filename))
+    if base_sha:  # buf's layout files at the base: the policy under review, not the one proposed
+        wanted += layout_keys(files, base_sha)
     return wanted
+
+
+def layout_keys(files: Sequence, base_sha: str) -> list[tuple[str, str]]:
+    """Where buf's layout files governing the changed .proto files may sit, at the base."""
+    return [(base_sha, path) for path in dict.fromkeys(
+        c for f in files if f.filename.endswith(".proto") for c in bufyaml.candidates(f.filename))]
 
 
 def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: str,
@@ -79,7 +88,10 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
     missing = [key for key in wanted if key not in prefetched]
     blobs = {**{key: prefetched[key] for key in wanted if key in prefetched},
              **(repo.blobs(missing) if missing else {})}
-    imports = _imports(repo, config, blobs, files)
+    layout = bufyaml.layout({path: blobs[(ref, path)].text for ref, path in layout_keys(files, base_sha)
+                             if blobs.get((ref, path)) and blobs[(ref, path)].text is not None})
+    roots = tuple(dict.fromkeys((*config.import_roots, *layout.roots))) or ("",)
+    imports = _imports(repo, roots, blobs, files)
     changes = []
     for f in files:
         base_path = f.previous_filename or f.filename
@@ -90,6 +102,7 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
             base_imports=imports.get((base_sha, base_path), {}),
             head_imports=imports.get((head_sha, f.filename), {}),
             history=LazyHistory(lambda path=base_path: _history(repo, path, base_sha, config)),
+            buf_layout=layout if f.filename.endswith(".proto") else None,
             problem=_problem(base=blobs.get((base_sha, base_path)), head=blobs.get((head_sha, f.filename))),
             blob_ids=(_oid(blobs.get((base_sha, base_path))), _oid(blobs.get((head_sha, f.filename))))))
     return changes
@@ -119,12 +132,11 @@ def _history(repo: RepoClient, path: str, ref: str, config: Config) -> list[tupl
     return [(sha, date, _text(blobs.get((sha, path))) or "") for sha, date in commits]
 
 
-def _imports(repo: RepoClient, config: Config, blobs: dict, files) -> dict:
+def _imports(repo: RepoClient, roots: tuple[str, ...], blobs: dict, files) -> dict:
     """Import path -> text for every protobuf version, fetched at the same revision.
 
     One GraphQL query per round of imports (a file's imports, then theirs), not one per file.
     """
-    roots = config.import_roots or ("",)
     found: dict[tuple[str, str], dict[str, str]] = {}
     # (schema version it is for, ref, path of the importing file, its text)
     todo = []

@@ -35,7 +35,8 @@ from typing import Callable, Mapping, NamedTuple
 
 import rules
 from rules import Format, Mode, Policy, Severity
-from rules.protobuf import categories
+from rules.protobuf import bufrules, categories
+from rules.protobuf.bufyaml import Layout
 
 from . import configschema, globs
 from .configfile import ConfigError, Node, did_you_mean, load  # noqa: F401 (ConfigError: re-exported)
@@ -133,7 +134,7 @@ class Config:
     transitive_versions: int = 5
     policy: Policy = Policy.LENIENT
     format_assertion: bool = False
-    proto_categories: frozenset[str] = categories.DEFAULT
+    proto_categories: frozenset[str] | None = None  # None: not set here (buf.yaml's, else the default)
     import_roots: tuple[str, ...] = ()
     severities: Mapping[str, Severity | None] = field(default_factory=dict)
     deprecation_window_days: int = 14
@@ -154,7 +155,17 @@ class Config:
     def options(self) -> rules.Options:
         engine_rules = {k: v for k, v in self.severities.items() if k not in BOT_RULES}
         return rules.Options(policy=self.policy, format_assertion=self.format_assertion,
-                             proto_categories=self.proto_categories, severities=engine_rules)
+                             proto_categories=self.proto_categories or categories.DEFAULT,
+                             severities=engine_rules)
+
+    def proto_options(self, path: str, layout: Layout | None) -> tuple[rules.Options, tuple[str, ...]]:
+        """Options for one protobuf file: buf.yaml's `breaking:` section of the module holding it,
+        beneath this config (its categories and rule severities win), and notes about buf's files."""
+        if layout is None:
+            return self.options(), ()
+        return bufrules.for_file(layout, path, self.options(),
+                                 categories_given=self.proto_categories is not None,
+                                 configured=frozenset(self.severities))
 
     def severity(self, rule: str, default: Severity) -> Severity | None:
         return self.severities.get(rule, default)

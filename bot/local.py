@@ -9,6 +9,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Callable
 
+from rules.protobuf import bufyaml
+
 from .config import CONFIG_PATH, Config, parse_config
 from .review import FileChange, FileStatus, ReviewResult, review
 
@@ -115,13 +117,22 @@ def file_change(repo: Path, base: str, head: str, status: FileStatus, old_path: 
     base_text = None if status is FileStatus.ADDED else show(repo, base, base_path)
     head_text = None if status is FileStatus.REMOVED else show(repo, head, path)
     proto = path.endswith(".proto")
-    roots = ("", *config.import_roots)
+    layout = buf_layout(repo, base, path) if proto else None
+    roots = ("", *config.import_roots, *(layout.roots if layout else ()))
     return FileChange(
+        buf_layout=layout,
         path=path, status=status, previous_path=old_path, base_text=base_text, head_text=head_text,
         patch=patch(repo, base, head, *dict.fromkeys((base_path, path))),
         base_imports=imports(base_text, lambda p: _find(repo, base, p, roots)) if proto else {},
         head_imports=imports(head_text, lambda p: _find(repo, head, p, roots)) if proto else {},
         history=history(repo, base, base_path) if base_text is not None else ())
+
+
+def buf_layout(repo: Path, base: str, path: str) -> bufyaml.Layout:
+    """buf's layout files governing `path` at the base, as the App reads them."""
+    found = {name: show(repo, base, name) for name in bufyaml.candidates(path)}
+    return bufyaml.layout({name: data.decode("utf-8", "replace")
+                           for name, data in found.items() if data is not None})
 
 
 def patch(repo: Path, base: str, head: str, *paths: str) -> str | None:

@@ -74,6 +74,9 @@ class FileChange:
     # The versions' git blob ids when known: the content's identity even when it was too large
     # to fetch (whole-file findings, and so overrides of them, are bound to it).
     blob_ids: tuple[str, str] = ("", "")
+    # protobuf: the buf modules around the file at the base (rules.protobuf.bufyaml.Layout):
+    # their `breaking:` section applies beneath the config; None: no buf files were looked for
+    buf_layout: object | None = None
 
 
 @dataclass(frozen=True)
@@ -219,12 +222,14 @@ def _review_file(change: FileChange, classified: Classification, config: Config,
     # One budget for the whole file (transitive versions included), enforced by killing the
     # worker process that runs the engine: a hostile schema never stalls this process.
     deadline = time.monotonic() + rules.budget.shared().seconds
+    options, buf_notes = config.proto_options(change.path, change.buf_layout)
     try:
         report = rules.budget.check(old, new, format=classified.format, mode=classified.mode,
-                                    options=config.options(), deadline=deadline, examples=True)
-        findings, notes = list(report.findings), list(report.notes)
+                                    options=options, deadline=deadline, examples=True)
+        findings, notes = list(report.findings), [*buf_notes, *report.notes]
         if base is not None and classified.transitive:
-            _transitive(change, classified, config, old, new, findings, notes, deadline=deadline)
+            _transitive(change, classified, config, old, new, findings, notes, deadline=deadline,
+                        options=options)
     except SchemaError as error:
         if error.side is Side.OLD:
             return _file(change, classified, problem=BASE_UNUSABLE.format(problem=error))
@@ -269,7 +274,7 @@ def _over_budget(path: str, error: rules.OverBudget) -> Finding:
 
 def _transitive(change: FileChange, classified: Classification, config: Config, old: Source,
                 new: Source, findings: list[Finding], notes: list[str], *,
-                deadline: float) -> None:
+                deadline: float, options: rules.Options) -> None:
     """Check the head against older base-branch versions too; report only what is new."""
     seen = {(f.rule, f.path, f.side) for f in findings}
     base_path = old.path
@@ -279,7 +284,7 @@ def _transitive(change: FileChange, classified: Classification, config: Config, 
             source = Source(base_path, rules.decode(base_path, _bytes(text)),
                             imports=change.base_imports)
             report = rules.budget.check(source, new, format=classified.format,
-                                        mode=classified.mode, options=config.options(),
+                                        mode=classified.mode, options=options,
                                         deadline=deadline)
         except SchemaError as error:
             notes.append(OLDER_SKIPPED.format(sha=sha[:7], path=base_path, problem=error.problem))

@@ -142,14 +142,8 @@ def _options(args: argparse.Namespace) -> tuple[Options, tuple[str, ...]]:
         return base, ()
     from .protobuf import bufrules  # only protobuf checks read buf's files
 
-    where = str(Path(args.new).resolve())
-    layout = buf_layout(args.new)
-    module = layout.module_of(where)
-    if module is None or module.breaking is None:
-        return base, layout.notes
-    options, notes = bufrules.options(module.breaking, base, path=where, file=module.file,
-                                      categories_given=bool(args.categories))
-    return options, layout.notes + notes
+    return bufrules.for_file(buf_layout(args.new), str(Path(args.new).resolve()), base,
+                             categories_given=bool(args.categories))
 
 
 def _check(args: argparse.Namespace) -> int:

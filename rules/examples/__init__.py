@@ -35,6 +35,12 @@ NOT_A_READ_FAILURE = {
     "PROTO_PACKAGE_CHANGED": "the package changes type URLs (Any), gRPC method paths and "
     "generated code, not how a message is encoded",
     "PROTO_MESSAGE_DELETED": "no reader of the deleted type is left to read a record with",
+    "PROTO_ENUM_DELETED": "an enum's numbers live on in the fields that used it; only "
+    "generated code and importing files lose the type",
+    "PROTO_ONEOF_RENAMED": "a oneof's name is in neither the binary nor the JSON form; "
+    "generated code changes",
+    "PROTO_RPC_IDEMPOTENCY_CHANGED": "a call-level break (retries, GET caching); no message "
+    "encoding changes",
     "PROTO_RPC_SIGNATURE_CHANGED": "a call-level break (request, response or streaming); the "
     "messages' own encodings are checked by the field rules",
     "AVRO_FIELD_ALIAS_AMBIGUOUS": "fastavro matches fields by name before aliases and reads "

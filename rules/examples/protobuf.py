@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from ..model import Example, Outcome, Side
-from ..protobuf.context import WIRE_JSON
+from ..protobuf.categories import checks_json
 from .budget import Budget, short
 from .protodiff import differences, json_differences
 from .protomessages import candidates
@@ -22,7 +22,7 @@ class Finder:
     def __init__(self, old, new, options):
         self.pools = {Side.OLD: _pool(old.descriptor_set), Side.NEW: _pool(new.descriptor_set)}
         self.packages = {Side.OLD: old.schema(Side.OLD).package, Side.NEW: new.schema(Side.NEW).package}
-        self.json = WIRE_JSON in options.proto_categories
+        self.json = checks_json(options.proto_categories)
 
     def find(self, finding, *, writer: Side, budget: Budget) -> Example | None:
         reader = Side.NEW if writer is Side.OLD else Side.OLD

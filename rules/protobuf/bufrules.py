@@ -12,7 +12,7 @@ import dataclasses
 from posixpath import normpath
 
 from ..model import Options
-from .bufyaml import Breaking
+from .bufyaml import Breaking, Layout
 from .categories import ALL, CODE, FILE, JSON, ORDER, WIRE, WIRE_JSON
 
 _TYPE = ("PROTO_FIELD_TYPE_INCOMPATIBLE", "PROTO_FIELD_TYPE_REFERENCE_CHANGED")
@@ -63,6 +63,18 @@ OURS = frozenset(rule for _cats, ours in BUF_RULES.values() for rule in ours)
 NOT_CHECKED = "{file}: buf rule {rule} has no schema-review equivalent and is not checked."
 UNKNOWN = "{file}: {rule!r} is not a buf breaking rule or category; ignored."
 IGNORED = "{path} is listed under `breaking.ignore` in {file}: its breaking changes are not reported."
+
+
+def for_file(layout: Layout, path: str, base: Options, *, categories_given: bool,
+             configured: frozenset[str] = frozenset()) -> tuple[Options, tuple[str, ...]]:
+    """`base` with the `breaking:` section of the module holding `path` applied, and notes
+    (layout files that could not be used, rules that are not checked)."""
+    module = layout.module_of(path)
+    if module is None or module.breaking is None:
+        return base, layout.notes
+    options_, notes = options(module.breaking, base, path=path, file=module.file,
+                              categories_given=categories_given, configured=configured)
+    return options_, layout.notes + notes
 
 
 def options(breaking: Breaking, base: Options, *, path: str, file: str,

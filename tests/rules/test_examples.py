@@ -25,6 +25,9 @@ NOT_SHOWN = {
     "PROTO_RESERVED_DELETED": "re-opens numbers and names for reuse; decoding is unchanged",
     "PROTO_PACKAGE_CHANGED": "type URLs, gRPC paths and generated code change, not encodings",
     "PROTO_MESSAGE_DELETED": "no reader of the deleted type remains",
+    "PROTO_ENUM_DELETED": "generated code loses the type; the numbers decode as before",
+    "PROTO_ONEOF_RENAMED": "the name is in neither encoding; generated code changes",
+    "PROTO_RPC_IDEMPOTENCY_CHANGED": "a call-level break (retries, caching); encodings unchanged",
     "PROTO_RPC_SIGNATURE_CHANGED": "a call-level break; message encodings have their own rules",
     "AVRO_FIELD_ALIAS_AMBIGUOUS": "fastavro reads both fields right; Java rejects the schema pair",
     "AVRO_DECIMAL_CHANGED": "fastavro and avro-python decode with the writer's scale; only Java "

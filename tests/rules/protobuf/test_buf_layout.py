@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 
 from rules.cli import main
+from tests.bufmodule import MONEY, ORDER, trees, write
 
-FIXTURE = Path(__file__).parent / "bufrepo"
-ORDER = "proto/acme/order/order.proto"
-MONEY = "proto/acme/common/money.proto"
 LAYOUTS = {
     "buf.yaml v1 in proto/": {"proto/buf.yaml": "version: v1\n"},
     "buf.yaml v2 at the top": {"buf.yaml": "version: v2\nmodules:\n  - path: proto\n"},
@@ -22,24 +19,6 @@ LAYOUTS = {
 }
 
 
-def _tree(root: Path, layout: dict[str, str]) -> Path:
-    shutil.copytree(FIXTURE / "proto", root / "proto")
-    (root / ".git").mkdir()  # the checkout's top: the search for layout files stops here
-    for name, text in layout.items():
-        (root / name).write_text(text)
-    return root
-
-
-def _change(new: Path) -> None:
-    """A type added in one file and used in another, a field renamed, a message deleted."""
-    money = new / MONEY
-    money.write_text(money.read_text() + "\nmessage Discount {\n  int32 percent = 1;\n}\n")
-    order = new / ORDER
-    text = order.read_text().replace("string customer_name = 3;",
-                                     "string customer = 3;\n  acme.common.Discount discount = 4;")
-    order.write_text(text.replace("message LegacyOrder {\n  string id = 1;\n}\n\n", ""))
-
-
 def _review(old: Path, new: Path, path: str, *extra: str, capsys) -> tuple[int, dict]:
     code = main(["check", str(old / path), str(new / path), "--json", *extra])
     out = capsys.readouterr().out
@@ -47,18 +26,19 @@ def _review(old: Path, new: Path, path: str, *extra: str, capsys) -> tuple[int, 
 
 
 @pytest.fixture
-def trees(tmp_path):
-    def make(layout_old: dict, layout_new: dict | None = None) -> tuple[Path, Path]:
-        old = _tree(tmp_path / "old", layout_old)
-        new = _tree(tmp_path / "new", layout_old if layout_new is None else layout_new)
-        _change(new)
-        return old, new
+def checkouts(tmp_path):
+    """OLD and NEW as two checkouts, each with the layout files."""
+    def make(layout: dict[str, str]):
+        base, head = trees(layout)
+        for folder in ("old", "new"):
+            shutil.rmtree(tmp_path / folder, ignore_errors=True)
+        return write(tmp_path / "old", base), write(tmp_path / "new", head)
     return make
 
 
 @pytest.mark.parametrize("layout", LAYOUTS.values(), ids=list(LAYOUTS))
-def test_every_layout_resolves_imports_with_no_configuration(trees, layout, capsys):
-    old, new = trees(layout)
+def test_every_layout_resolves_imports_with_no_configuration(checkouts, layout, capsys):
+    old, new = checkouts(layout)
     for path in (ORDER, MONEY):
         code, report = _review(old, new, path, capsys=capsys)
         assert code != 2, capsys.readouterr().err
@@ -68,15 +48,15 @@ def test_every_layout_resolves_imports_with_no_configuration(trees, layout, caps
     assert code == 1
 
 
-def test_without_a_layout_file_the_missing_import_says_how_to_fix_it(trees, capsys):
-    old, new = trees({})
+def test_without_a_layout_file_the_missing_import_says_how_to_fix_it(checkouts, capsys):
+    old, new = checkouts({})
     assert main(["check", str(old / ORDER), str(new / ORDER)]) == 2
     error = capsys.readouterr().err
     assert 'import "acme/common/money.proto" was not found' in error and "--proto-path" in error
 
 
-def test_buf_yaml_breaking_use_selects_the_categories(trees, capsys):
-    old, new = trees({"proto/buf.yaml": "version: v1\nbreaking:\n  use: [FILE]\n"})
+def test_buf_yaml_breaking_use_selects_the_categories(checkouts, capsys):
+    old, new = checkouts({"proto/buf.yaml": "version: v1\nbreaking:\n  use: [FILE]\n"})
     _code, report = _review(old, new, ORDER, capsys=capsys)
     assert {f["rule"] for f in report["findings"]} == {"PROTO_FIELD_RENAMED", "PROTO_MESSAGE_DELETED"}
     # schema-review's own categories win over buf.yaml's.
@@ -84,26 +64,25 @@ def test_buf_yaml_breaking_use_selects_the_categories(trees, capsys):
     assert [(f["rule"], f["severity"]) for f in report["findings"]] == [("PROTO_FIELD_RENAMED", "warning")]
 
 
-def test_buf_yaml_except_ignore_only_and_ignore(trees, capsys):
+def test_buf_yaml_except_ignore_only_and_ignore(checkouts, capsys):
     layout = {"buf.yaml": "version: v2\nmodules:\n  - path: proto\nbreaking:\n  use: [PACKAGE]\n"
                           "  except: [FIELD_SAME_NAME]\n"
                           "  ignore_only:\n    PACKAGE_MESSAGE_NO_DELETE: [proto/acme/order]\n"}
-    old, new = trees(layout)
+    old, new = checkouts(layout)
     code, report = _review(old, new, ORDER, capsys=capsys)
     assert (code, report["findings"]) == (0, [])
     ignored = {"buf.yaml": "version: v2\nmodules:\n  - path: proto\nbreaking:\n"
                            "  ignore: [proto/acme/order/order.proto]\n"}
-    shutil.rmtree(old.parent / "old"), shutil.rmtree(old.parent / "new")
-    old, new = trees(ignored)
+    old, new = checkouts(ignored)
     code, report = _review(old, new, ORDER, capsys=capsys)
     assert (code, report["findings"]) == (0, [])
     assert any("breaking.ignore" in note for note in report["notes"])
 
 
-def test_an_unusable_buf_yaml_is_a_note_never_a_crash(trees, capsys):
+def test_an_unusable_buf_yaml_is_a_note_never_a_crash(checkouts, capsys):
     layout = {"buf.work.yaml": "version: v1\ndirectories:\n  - proto\n",
               "proto/buf.yaml": "version: v1\nbreaking: [unclosed\n"}
-    old, new = trees(layout)
+    old, new = checkouts(layout)
     code, report = _review(old, new, ORDER, capsys=capsys)
     assert code == 1  # the roots came from buf.work.yaml; the default categories apply
     assert any("buf.yaml was not used: not valid YAML" in note for note in report["notes"])
