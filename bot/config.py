@@ -25,6 +25,11 @@
 | `override.conclusion` | `success` | conclusion of an overridden check: `success` or `neutral` |
 
 Formats not listed under `paths` keep their default globs; `[]` turns a format off.
+
+buf's files at the base (rules/protobuf/bufyaml.py) add import roots after `protobuf.import_roots`,
+and the `breaking:` section of the module holding a file applies beneath this config:
+`protobuf.categories` replaces its `use`/`except`, and `rules:` severities beat what `use`,
+`except`, `ignore` and `ignore_only` decide for those rules (rules/protobuf/bufrules.py).
 """
 from __future__ import annotations
 
