@@ -40,6 +40,9 @@ GROUP_OF_BUF = {
     "MESSAGE_NO_DELETE": "message deleted", "PACKAGE_MESSAGE_NO_DELETE": "message deleted",
     "ENUM_NO_DELETE": "enum deleted", "PACKAGE_ENUM_NO_DELETE": "enum deleted",
     "RPC_SAME_IDEMPOTENCY_LEVEL": "idempotency",
+    # PACKAGE and FILE: any deletion, any type or cardinality change.
+    "FIELD_NO_DELETE": "field deleted", "ENUM_VALUE_NO_DELETE": "enum value deleted",
+    "FIELD_SAME_TYPE": "type", "FIELD_SAME_CARDINALITY": "cardinality",
 }
 GROUP_OF_OURS = {
     # buf sees a renumbered field or value as a deletion (plus an addition).
