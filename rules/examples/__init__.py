@@ -37,6 +37,8 @@ NOT_A_READ_FAILURE = {
     "PROTO_MESSAGE_DELETED": "no reader of the deleted type is left to read a record with",
     "PROTO_ENUM_DELETED": "an enum's numbers live on in the fields that used it; only "
     "generated code and importing files lose the type",
+    "PROTO_FIELD_PRESENCE_CHANGED": "presence changes generated code (has-accessors), not the "
+    "binary or JSON form",
     "PROTO_ONEOF_RENAMED": "a oneof's name is in neither the binary nor the JSON form; "
     "generated code changes",
     "PROTO_RPC_IDEMPOTENCY_CHANGED": "a call-level break (retries, GET caching); no message "

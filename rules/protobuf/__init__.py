@@ -9,7 +9,7 @@ from . import (enum_deleted, enum_value_deleted_not_reserved, enum_value_number_
                enum_value_renamed, field_cardinality_changed, field_default_changed,
                field_deleted_not_deprecated, field_deleted_not_reserved,
                field_json_cardinality_changed, field_json_name_changed, field_json_type_changed,
-               field_number_changed, field_oneof_changed, field_renamed,
+               field_number_changed, field_oneof_changed, field_presence_changed, field_renamed,
                field_type_incompatible, field_type_reference_changed, message_deleted,
                oneof_renamed, package_changed, required_field_changed, reserved_deleted,
                rpc_idempotency_changed, rpc_signature_changed)
@@ -32,6 +32,7 @@ RULES = (
     field_json_type_changed,
     field_cardinality_changed,
     field_json_cardinality_changed,
+    field_presence_changed,
     field_oneof_changed,
     oneof_renamed,
     required_field_changed,

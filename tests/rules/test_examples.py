@@ -26,6 +26,7 @@ NOT_SHOWN = {
     "PROTO_PACKAGE_CHANGED": "type URLs, gRPC paths and generated code change, not encodings",
     "PROTO_MESSAGE_DELETED": "no reader of the deleted type remains",
     "PROTO_ENUM_DELETED": "generated code loses the type; the numbers decode as before",
+    "PROTO_FIELD_PRESENCE_CHANGED": "has-accessors change; binary and JSON forms do not",
     "PROTO_ONEOF_RENAMED": "the name is in neither encoding; generated code changes",
     "PROTO_RPC_IDEMPOTENCY_CHANGED": "a call-level break (retries, caching); encodings unchanged",
     "PROTO_RPC_SIGNATURE_CHANGED": "a call-level break; message encodings have their own rules",

@@ -28,6 +28,7 @@ class Schema:
     values: list[tuple[str, int]] = field(default_factory=list)  # enum Status
     enum_reserved: list[str] = field(default_factory=list)
     extra_message: bool = True  # message Audit, unused by the rest
+    idempotency: str = "NO_SIDE_EFFECTS"  # of rpc Orders.Get; "" leaves the option out
 
     def render(self) -> str:
         out = [f'syntax = "{self.syntax}";', "", f"package {self.package};", "", "message Order {"]
@@ -50,6 +51,8 @@ class Schema:
         tail += [f"  {name} = {number};" for name, number in self.values] + ["}", ""]
         if self.extra_message:
             tail += ["message Audit {", f"  {label}string who = 1;", "}", ""]
+        level = f" option idempotency_level = {self.idempotency}; " if self.idempotency else ""
+        tail += ["service Orders {", f"  rpc Get(Order) returns (Order) {{{level}}}", "}", ""]
         return text + "\n" + "\n".join(tail)
 
 
@@ -213,6 +216,10 @@ def shrink_enum_reserved(s, rng):
     s.enum_reserved = ["5 to 6"]
 
 
+def change_idempotency(s, rng):
+    s.idempotency = rng.choice(["IDEMPOTENT", ""])
+
+
 def change_package(s, rng):
     s.package += "_next"
 
@@ -243,7 +250,7 @@ PROTO3 = [delete_field, delete_field_reserve_number, delete_field_reserve_both, 
           make_optional, move_one_into_new_oneof, move_two_into_new_oneof, move_out_of_oneof,
           rename_oneof, rename_field, set_json_name, delete_message, delete_enum_value,
           delete_enum_value_reserved, rename_enum_value, renumber_enum_value, drop_reserved,
-          shrink_enum_reserved, change_package]
+          shrink_enum_reserved, change_package, change_idempotency]
 PROTO2 = [make_required, drop_required, delete_required, add_required, change_default]
 
 
