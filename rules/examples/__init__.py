@@ -39,6 +39,10 @@ NOT_A_READ_FAILURE = {
     "generated code and importing files lose the type",
     "PROTO_FIELD_PRESENCE_CHANGED": "presence changes generated code (has-accessors), not the "
     "binary or JSON form",
+    "PROTO_FIELD_DELETED": "reserved numbers and names keep every payload readable; "
+    "generated code loses the field",
+    "PROTO_ENUM_VALUE_DELETED": "reserved numbers and names keep every payload readable; "
+    "generated code loses the constant",
     "PROTO_ONEOF_RENAMED": "a oneof's name is in neither the binary nor the JSON form; "
     "generated code changes",
     "PROTO_RPC_IDEMPOTENCY_CHANGED": "a call-level break (retries, GET caching); no message "

@@ -5,11 +5,12 @@ import dataclasses
 from typing import Iterable
 
 from ..model import ADVISORY, Finding, Options, Side
-from . import (enum_deleted, enum_value_deleted_not_reserved, enum_value_number_changed,
-               enum_value_renamed, field_cardinality_changed, field_default_changed,
-               field_deleted_not_deprecated, field_deleted_not_reserved,
-               field_json_cardinality_changed, field_json_name_changed, field_json_type_changed,
-               field_number_changed, field_oneof_changed, field_presence_changed, field_renamed,
+from . import (enum_deleted, enum_value_deleted, enum_value_deleted_not_reserved,
+               enum_value_number_changed, enum_value_renamed, field_cardinality_changed,
+               field_default_changed, field_deleted, field_deleted_not_deprecated,
+               field_deleted_not_reserved, field_json_cardinality_changed,
+               field_json_name_changed, field_json_type_changed, field_number_changed,
+               field_oneof_changed, field_presence_changed, field_renamed,
                field_type_incompatible, field_type_reference_changed, message_deleted,
                oneof_renamed, package_changed, required_field_changed, reserved_deleted,
                rpc_idempotency_changed, rpc_signature_changed)
@@ -23,6 +24,7 @@ RULES = (
     message_deleted,
     enum_deleted,
     field_deleted_not_reserved,
+    field_deleted,
     field_deleted_not_deprecated,
     field_number_changed,
     field_renamed,
@@ -39,6 +41,7 @@ RULES = (
     field_default_changed,
     reserved_deleted,
     enum_value_deleted_not_reserved,
+    enum_value_deleted,
     enum_value_number_changed,
     enum_value_renamed,
     rpc_signature_changed,

@@ -40,3 +40,13 @@ def deleted_without_reserving(spec, message: str, pair, ctx):
     yield spec.finding(path=pair.path, line=line, side=side,
                        message=message.format(path=pair.path, number=pair.old.number, what=MISSING[gaps]),
                        suggestion=reserve(pair, ctx, gaps))
+
+
+def deleted_though_reserved(spec, message: str, pair, ctx):
+    """The finding of a deleted member whose number and name are reserved (generated code still
+    loses it); an unreserved deletion is the NOT_RESERVED rules' finding, reported once."""
+    if pair.old is None or pair.new is not None or pair.imported or any(missing(pair, ctx)):
+        return
+    line, side = pair.where()
+    yield spec.finding(path=pair.path, line=line, side=side,
+                       message=message.format(path=pair.path, number=pair.old.number))

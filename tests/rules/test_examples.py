@@ -27,6 +27,8 @@ NOT_SHOWN = {
     "PROTO_MESSAGE_DELETED": "no reader of the deleted type remains",
     "PROTO_ENUM_DELETED": "generated code loses the type; the numbers decode as before",
     "PROTO_FIELD_PRESENCE_CHANGED": "has-accessors change; binary and JSON forms do not",
+    "PROTO_FIELD_DELETED": "reserved: payloads decode; generated code loses the field",
+    "PROTO_ENUM_VALUE_DELETED": "reserved: payloads decode; generated code loses the constant",
     "PROTO_ONEOF_RENAMED": "the name is in neither encoding; generated code changes",
     "PROTO_RPC_IDEMPOTENCY_CHANGED": "a call-level break (retries, caching); encodings unchanged",
     "PROTO_RPC_SIGNATURE_CHANGED": "a call-level break; message encodings have their own rules",

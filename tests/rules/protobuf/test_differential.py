@@ -49,6 +49,7 @@ GROUP_OF_BUF = {
 GROUP_OF_OURS = {
     # buf sees a renumbered field or value as a deletion (plus an addition).
     "PROTO_FIELD_DELETED_NOT_RESERVED": "field deleted", "PROTO_FIELD_NUMBER_CHANGED": "field deleted",
+    "PROTO_FIELD_DELETED": "field deleted", "PROTO_ENUM_VALUE_DELETED": "enum value deleted",
     "PROTO_ENUM_VALUE_DELETED_NOT_RESERVED": "enum value deleted",
     "PROTO_ENUM_VALUE_NUMBER_CHANGED": "enum value deleted",
     "PROTO_FIELD_TYPE_INCOMPATIBLE": "type", "PROTO_FIELD_TYPE_REFERENCE_CHANGED": "type",
@@ -101,15 +102,6 @@ EXPLAINED = {
     ("drop_required", "FILE", "buf", "cardinality"): "As for make_required.",
     ("move_one_into_new_oneof", "PACKAGE", "buf", "oneof"): "As for WIRE.",
     ("move_one_into_new_oneof", "FILE", "buf", "oneof"): "As for WIRE.",
-    ("delete_field_reserve_both", "PACKAGE", "buf", "field deleted"):
-        "Not checked yet: buf's FIELD_NO_DELETE (PACKAGE, FILE) flags any deletion, reserved or "
-        "not, because generated code loses the accessor. We report a deletion whose number and "
-        "name are reserved only as the advisory PROTO_FIELD_DELETED_NOT_DEPRECATED (not "
-        "compared). A gap, not a disagreement on principle.",
-    ("delete_field_reserve_both", "FILE", "buf", "field deleted"): "As for PACKAGE.",
-    ("delete_enum_value_reserved", "PACKAGE", "buf", "enum value deleted"):
-        "Not checked yet: buf's ENUM_VALUE_NO_DELETE (PACKAGE, FILE), as for fields.",
-    ("delete_enum_value_reserved", "FILE", "buf", "enum value deleted"): "As for PACKAGE.",
     ("renumber_field_reserved", "WIRE", "ours", "field deleted"):
         "With the old number reserved buf (WIRE) sees a clean deletion plus an addition; we "
         "still report PROTO_FIELD_NUMBER_CHANGED, since old data's value is silently dropped. "
