@@ -30,3 +30,12 @@ def test_without_a_layout_file_the_missing_import_names_the_setting(github, app_
     run = review_of(github, app_url, repo, pull)
     assert run.conclusion == "failure"
     assert "protobuf.import_roots" in str(run.output) + str(run.annotations)
+
+
+def test_a_pull_request_cannot_relax_its_gate_through_buf_yaml(github, app_url):
+    base, head = _module("version: v1\nbreaking:\n  use: [FILE]\n")
+    head["proto/buf.yaml"] = "version: v1\nbreaking:\n  use: [WIRE]\n"
+    repo, pull = open_pull(github, base, head)
+    run = review_of(github, app_url, repo, pull)
+    assert sorted(a["title"].split(":")[0] for a in run.annotations) == [
+        "PROTO_FIELD_RENAMED", "PROTO_MESSAGE_DELETED"], run.annotations

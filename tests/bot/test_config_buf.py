@@ -1,0 +1,27 @@
+"""Config.proto_options: buf.yaml's `breaking:` section beneath the repository's config."""
+from rules import Severity
+from rules.protobuf import bufyaml
+
+from bot.config import parse_config
+
+LAYOUT = bufyaml.layout({"proto/buf.yaml": "version: v1\nbreaking:\n  use: [FILE]\n"
+                                            "  except: [FIELD_SAME_NAME]\n", "x/buf.yaml": "[\n"})
+
+
+def test_without_settings_of_its_own_the_config_takes_buf_yaml():
+    options, notes = parse_config(None).proto_options("proto/a.proto", LAYOUT)
+    assert options.proto_categories == {"FILE"}
+    assert options.severities == {"PROTO_FIELD_RENAMED": None}
+    assert [note.split(":")[0] for note in notes] == ["x/buf.yaml was not used"]
+
+
+def test_the_configs_categories_and_severities_win():
+    config = parse_config("protobuf:\n  categories: [WIRE_JSON]\nrules:\n  PROTO_FIELD_RENAMED: warning\n")
+    options, _notes = config.proto_options("proto/a.proto", LAYOUT)
+    assert options.proto_categories == {"WIRE_JSON"}
+    assert options.severities == {"PROTO_FIELD_RENAMED": Severity.WARNING}
+
+
+def test_a_file_outside_every_module_keeps_the_config():
+    options, _notes = parse_config(None).proto_options("other/a.proto", LAYOUT)
+    assert options == parse_config(None).options()
