@@ -59,6 +59,21 @@ BUF_RULES: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
     "RPC_SAME_SERVER_STREAMING": (ALL, _RPC),
     "RPC_SAME_IDEMPOTENCY_LEVEL": (ALL, ("PROTO_RPC_IDEMPOTENCY_CHANGED",)),
 }
+# buf rules with no counterpart here (generated-code options, deletions of services, files...)
+UNMAPPED = frozenset({
+    "EXTENSION_NO_DELETE", "SERVICE_NO_DELETE", "FILE_NO_DELETE", "ENUM_SAME_TYPE",
+    "FIELD_SAME_CPP_STRING_TYPE", "FIELD_SAME_JAVA_UTF8_VALIDATION", "FIELD_SAME_JSTYPE",
+    "FIELD_SAME_UTF8_VALIDATION", "FIELD_SAME_CTYPE", "FIELD_SAME_LABEL", "RPC_NO_DELETE",
+    "EXTENSION_MESSAGE_NO_DELETE", "FILE_SAME_SYNTAX", "ONEOF_NO_DELETE",
+    "MESSAGE_NO_REMOVE_STANDARD_DESCRIPTOR_ACCESSOR", "ENUM_SAME_JSON_FORMAT",
+    "MESSAGE_SAME_JSON_FORMAT", "MESSAGE_SAME_MESSAGE_SET_WIRE_FORMAT", "PACKAGE_NO_DELETE",
+    "PACKAGE_SERVICE_NO_DELETE", "PACKAGE_EXTENSION_NO_DELETE",
+    *(f"FILE_SAME_{option}" for option in (
+        "CC_ENABLE_ARENAS", "CC_GENERIC_SERVICES", "CSHARP_NAMESPACE", "GO_PACKAGE",
+        "JAVA_GENERIC_SERVICES", "JAVA_MULTIPLE_FILES", "JAVA_OUTER_CLASSNAME", "JAVA_PACKAGE",
+        "OBJC_CLASS_PREFIX", "OPTIMIZE_FOR", "PHP_CLASS_PREFIX", "PHP_METADATA_NAMESPACE",
+        "PHP_NAMESPACE", "PY_GENERIC_SERVICES", "RUBY_PACKAGE", "SWIFT_PREFIX")),
+})
 OURS = frozenset(rule for _cats, ours in BUF_RULES.values() for rule in ours)
 
 NOT_CHECKED = "{file}: buf rule {rule} has no schema-review equivalent and is not checked."
@@ -89,8 +104,8 @@ def options(breaking: Breaking, base: Options, *, path: str, file: str,
     from . import RULES  # the rule specs; imported here, as this module is read before them
 
     notes = [UNKNOWN.format(file=file, rule=r) for r in (*breaking.use, *breaking.except_)
-             if r not in BUF_RULES and r not in ORDER and not _known(r)]
-    notes += [NOT_CHECKED.format(file=file, rule=r) for r in breaking.use if _known(r)]
+             if r not in BUF_RULES and r not in ORDER and r not in UNMAPPED]
+    notes += [NOT_CHECKED.format(file=file, rule=r) for r in breaking.use if r in UNMAPPED]
     specs = [rule.SPEC for rule in RULES]
     if any(_holds(ignored, path) for ignored in breaking.ignore):
         off = {spec.id: None for spec in specs if spec.id not in configured}
@@ -121,24 +136,3 @@ def _holds(ignored: str, path: str) -> bool:
     """buf's ignore entries are files or directories."""
     ignored = normpath(ignored) if ignored else ""
     return not ignored or path == ignored or path.startswith(ignored.rstrip("/") + "/")
-
-
-def _known(rule: str) -> bool:
-    """A buf rule with no counterpart here (generated-code options, deletions of services...)."""
-    return rule in UNMAPPED
-
-
-UNMAPPED = frozenset({
-    "EXTENSION_NO_DELETE", "SERVICE_NO_DELETE", "FILE_NO_DELETE", "ENUM_SAME_TYPE",
-    "FIELD_SAME_CPP_STRING_TYPE", "FIELD_SAME_JAVA_UTF8_VALIDATION", "FIELD_SAME_JSTYPE",
-    "FIELD_SAME_UTF8_VALIDATION", "FIELD_SAME_CTYPE", "FIELD_SAME_LABEL", "RPC_NO_DELETE",
-    "EXTENSION_MESSAGE_NO_DELETE", "FILE_SAME_SYNTAX", "ONEOF_NO_DELETE",
-    "MESSAGE_NO_REMOVE_STANDARD_DESCRIPTOR_ACCESSOR", "ENUM_SAME_JSON_FORMAT",
-    "MESSAGE_SAME_JSON_FORMAT", "MESSAGE_SAME_MESSAGE_SET_WIRE_FORMAT", "PACKAGE_NO_DELETE",
-    "PACKAGE_SERVICE_NO_DELETE", "PACKAGE_EXTENSION_NO_DELETE",
-    *(f"FILE_SAME_{option}" for option in (
-        "CC_ENABLE_ARENAS", "CC_GENERIC_SERVICES", "CSHARP_NAMESPACE", "GO_PACKAGE",
-        "JAVA_GENERIC_SERVICES", "JAVA_MULTIPLE_FILES", "JAVA_OUTER_CLASSNAME", "JAVA_PACKAGE",
-        "OBJC_CLASS_PREFIX", "OPTIMIZE_FOR", "PHP_CLASS_PREFIX", "PHP_METADATA_NAMESPACE",
-        "PHP_NAMESPACE", "PY_GENERIC_SERVICES", "RUBY_PACKAGE", "SWIFT_PREFIX")),
-})
