@@ -206,6 +206,10 @@ def _review_pull(github, repo, check: _Check, target: Target, *, now) -> str:
         state = repo.review_state(target.pull_number, head_sha=target.head_sha,
                                   config_ref=config_ref(target.default_branch), config_path=CONFIG_PATH,
                                   blobs=wanted)
+    if state.pull is not None and state.pull.head.sha != target.head_sha:
+        # GitHub says another commit is the head: a newer push whose delivery may arrive later
+        # or came in the same second (equal timestamps order nothing).
+        raise Superseded(f"the pull request's head is {state.pull.head.sha[:7]} now")
     run, before = check.start(known=state.run)
     if state.pull is None:
         return _no_pull(repo, run, before)
