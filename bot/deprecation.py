@@ -4,12 +4,13 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from datetime import datetime, timedelta, timezone
-from typing import Iterable, Sequence
+from datetime import datetime, timedelta
+from typing import Iterable
 
 from rules import Finding, Format, Severity, Side
 
 from .config import DEPRECATION_WINDOW
+from .since import History, States, aware, days as _days
 
 TOO_SOON = ('"{path}" was deleted {when}; the deprecation window is {window} days, so it may '
             "be deleted from {until}.")
@@ -27,9 +28,6 @@ MAX_JSON_NODES = 200_000
 # The rule engine's Avro convention, which JSON Schema authors use in descriptions too.
 DOC_PREFIXES = ("deprecated", "@deprecated")
 
-History = Sequence[tuple[str, str, "str | bytes"]]
-
-
 def check(base: str, head: str, *, fmt: Format, file: str, history: History,
           window_days: int, now: datetime, severity: Severity) -> list[Finding]:
     """One finding per deprecated element deleted less than `window_days` after it was marked.
@@ -40,12 +38,12 @@ def check(base: str, head: str, *, fmt: Format, file: str, history: History,
     """
     if window_days <= 0 or not history:
         return []
-    out, marked = [], {}
+    out, marked = [], States(history, lambda text: deprecated_names(text, fmt=fmt))
     for name, path, line in deleted_deprecated(base, head, fmt=fmt):
-        since = _marked_since(name, fmt, history, marked)
-        if since is None or _aware(now) >= since + timedelta(days=window_days):
+        since = marked.since(name)
+        if since is None or aware(now) >= since + timedelta(days=window_days):
             continue
-        days = (_aware(now) - since).days
+        days = (aware(now) - since).days
         until = since + timedelta(days=window_days)
         day = since.date().isoformat()
         when = SAME_DAY.format(since=day) if days < 1 else DAYS_AFTER.format(days=_days(days),
@@ -80,18 +78,6 @@ def deleted_deprecated(base: str, head: str, *, fmt: Format) -> list[tuple[str, 
             line = base.count("\n", 0, found.start()) + 1 if found else 1
             out.append((name, f"{parent}.{name}" if parent else name, line))
     return out
-
-
-def _marked_since(name: str, fmt: Format, history: History,
-                  marked: dict[int, frozenset[str]]) -> datetime | None:
-    since = None
-    for index, (_sha, date, text) in enumerate(history):
-        if index not in marked:  # each version is scanned once, however many names are asked
-            marked[index] = deprecated_names(text, fmt=fmt)
-        if name not in marked[index]:
-            break
-        since = _aware(datetime.fromisoformat(date))
-    return since
 
 
 def deprecated_names(text: str | bytes, *, fmt: Format) -> frozenset[str]:
@@ -141,11 +127,3 @@ def _named(document: object) -> Iterable[tuple[str, str, dict]]:
                 if isinstance(schema, dict):
                     yield key, "", schema
         stack.extend((parent, child) for child in value.values())
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
-
-
-def _days(days: int) -> str:
-    return f"{days} day{'s' if days != 1 else ''}"

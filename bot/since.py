@@ -1,0 +1,51 @@
+"""Since when an element has been in the state it is in now, read from a file's history."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Callable, Hashable, Sequence
+
+# (sha, ISO date, text) of a file's versions on the base branch, newest first.
+History = Sequence[tuple[str, str, "str | bytes"]]
+
+
+class States:
+    """Which elements each version of a file holds in one state (deprecated, optional, ...).
+
+    `read` maps a version's text to the keys in that state; each version is read once, however
+    many keys are asked about.
+    """
+
+    def __init__(self, history: History, read: Callable[[str], frozenset[Hashable]]):
+        self._history, self._read, self._seen = history, read, {}
+
+    def since(self, key: Hashable) -> datetime | None:
+        """The date of the oldest version of the newest unbroken run of versions that hold `key`.
+
+        None when the newest version does not hold it, or there is no history: the date cannot
+        be established. History cut short (a shallow clone, the depth looked at) makes the date
+        later than the truth, never earlier: a window is never taken as passed when it has not.
+        """
+        since = None
+        for index, (_sha, date, _text) in enumerate(self._history):
+            if key not in self.holds(index):
+                break
+            since = aware(datetime.fromisoformat(date))
+        return since
+
+    def holds(self, index: int) -> frozenset[Hashable]:
+        """The keys version `index` (0: the newest) holds."""
+        if index not in self._seen:
+            self._seen[index] = self._read(_str(self._history[index][2]))
+        return self._seen[index]
+
+
+def aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def days(number: int) -> str:
+    return f"{number} day{'s' if number != 1 else ''}"
+
+
+def _str(text: str | bytes) -> str:
+    return text.decode("utf-8", "replace") if isinstance(text, bytes) else text
