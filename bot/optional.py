@@ -1,0 +1,138 @@
+"""The optional elements of a schema text, named by the rule engine's paths (`User.email`)."""
+from __future__ import annotations
+
+import json
+import re
+from typing import Iterable
+
+from rules import Format
+
+MAX_NODES = 200_000
+MAX_REF_DEPTH = 8  # local `$ref`s followed inside one another
+PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+# Protobuf, read left to right: comments and strings (skipped, so their braces do not count),
+# a block's opening, a lone brace, or a field. Every repeated part is anchored at a word or a
+# delimiter, so hostile text is read in linear time.
+PROTO_TOKEN = re.compile(
+    r"//[^\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/|\Z)|\"[^\"\n]*\"?|'[^'\n]*'?"
+    r"|\b(?P<block>message|enum|oneof|service|extend)\s+(?P<name>[\w.]+)\s*\{"
+    r"|(?P<brace>[{}])"
+    r"|(?<![\w.])(?:(?P<label>optional|required|repeated)\s+)?(?P<type>[\w.]+)\s+"
+    r"(?P<field>\w+)\s*=\s*\d+\s*(?:\[(?P<options>[^\[\]]*)\])?\s*;")
+PROTO_SYNTAX = re.compile(r"^\s*(syntax|edition)\s*=\s*[\"']([^\"'\n]*)", re.MULTILINE)
+LEGACY_REQUIRED = "LEGACY_REQUIRED"
+
+
+def optional_paths(text: str, *, fmt: Format) -> frozenset[str]:
+    """Paths of the fields (properties) the text lets a writer omit and could make required."""
+    if fmt is Format.PROTOBUF:
+        return frozenset(_proto(text))
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError):
+        return frozenset()
+    if fmt is Format.AVRO:
+        return frozenset(_avro(document))
+    return frozenset(_jsonschema(document))
+
+
+def _avro(document: object) -> Iterable[str]:
+    """`Record.field` for each field whose type is a union with "null" (Avro's optional)."""
+    records, stack, budget = [], [(document, "")], MAX_NODES
+    while stack and budget:
+        budget -= 1
+        value, namespace = stack.pop()
+        if isinstance(value, list):
+            stack.extend((item, namespace) for item in value)
+        if not isinstance(value, dict):
+            continue
+        if isinstance(value.get("namespace"), str):
+            namespace = value["namespace"]
+        if value.get("type") in ("record", "error") and isinstance(value.get("name"), str):
+            name = value["name"]
+            full = name if "." in name else f"{namespace}.{name}".lstrip(".")
+            namespace = full.rpartition(".")[0]
+            records.append((full, value.get("fields")))
+        stack.extend((child, namespace) for child in value.values())
+    # Paths use the short name unless two types share it (the engine's display name).
+    shorts = [full.rpartition(".")[2] for full, _fields in records]
+    for (full, fields), short in zip(records, shorts):
+        display = short if shorts.count(short) == 1 else full
+        for field in fields if isinstance(fields, list) else ():
+            if isinstance(field, dict) and isinstance(field.get("name"), str) and _nullable(field.get("type")):
+                yield f"{display}.{field['name']}"
+
+
+def _nullable(avro_type: object) -> bool:
+    return isinstance(avro_type, list) and any(
+        branch == "null" or (isinstance(branch, dict) and branch.get("type") == "null")
+        for branch in avro_type)
+
+
+def _jsonschema(document: object) -> Iterable[str]:
+    """`$.a.b` (or `Title.a.b`) for each declared property its object does not require."""
+    title = document.get("title") if isinstance(document, dict) else None
+    root = title if isinstance(title, str) and PLAIN.match(title) else "$"
+    stack, budget = [(document, root, 0)], MAX_NODES
+    while stack and budget:
+        budget -= 1
+        schema, path, refs = stack.pop()
+        if not isinstance(schema, dict):
+            continue
+        ref = schema.get("$ref")
+        if isinstance(ref, str) and refs < MAX_REF_DEPTH:
+            stack.append((_local(document, ref), path, refs + 1))
+        required = _required(schema)
+        properties = schema.get("properties")
+        for name, child in properties.items() if isinstance(properties, dict) else ():
+            step = f"{path}.{name}" if PLAIN.match(name) else f"{path}[{json.dumps(name)}]"
+            if name not in required:
+                yield step
+            stack.append((child, step, refs))
+        if isinstance(schema.get("items"), dict):
+            stack.append((schema["items"], f"{path}[]", refs))
+        for part in schema.get("allOf") if isinstance(schema.get("allOf"), list) else ():
+            stack.append((part, path, refs))
+
+
+def _required(schema: dict) -> set[str]:
+    """Names the object requires, `allOf` members included (never guess a property optional)."""
+    out = set()
+    for part in [schema, *(schema.get("allOf") if isinstance(schema.get("allOf"), list) else ())]:
+        names = part.get("required") if isinstance(part, dict) else None
+        out.update(n for n in names if isinstance(n, str)) if isinstance(names, list) else None
+    return out
+
+
+def _local(document: object, ref: str) -> object:
+    """The subschema a `#/...` pointer names, or None."""
+    if not ref.startswith("#/"):
+        return None
+    node = document
+    for part in ref[2:].split("/"):
+        part = part.replace("~1", "/").replace("~0", "~")
+        node = node.get(part) if isinstance(node, dict) else None
+    return node
+
+
+def _proto(text: str) -> Iterable[str]:
+    """`Message.Nested.field` for proto2 `optional` fields and editions fields not required."""
+    syntax = PROTO_SYNTAX.search(text)
+    kind, version = (syntax.group(1), syntax.group(2)) if syntax else ("syntax", "proto2")
+    if kind == "syntax" and version != "proto2":
+        return  # proto3 has no required fields to promote to
+    # An editions file may make LEGACY_REQUIRED the default; then no field is taken as optional.
+    if kind == "edition" and re.search(r"option\s+features\.field_presence\s*=\s*" + LEGACY_REQUIRED, text):
+        return
+    stack: list[str | None] = []
+    for match in PROTO_TOKEN.finditer(text):
+        if match.group("block"):
+            stack.append(match.group("name") if match.group("block") == "message" else None)
+        elif match.group("brace"):
+            stack.append(None) if match.group("brace") == "{" else stack and stack.pop()
+        elif match.group("field") and stack and stack[-1] is not None and None not in stack:
+            label, options = match.group("label"), match.group("options") or ""
+            optional = label == "optional" if kind == "syntax" else (
+                label is None and LEGACY_REQUIRED not in options)
+            if optional:
+                yield ".".join([*stack, match.group("field")])
