@@ -17,6 +17,7 @@
 | `protobuf.import_roots` | `[]` | directories, relative to the repository root, imports resolve from |
 | `rules` | `{}` | `RULE_ID: error, warning, info or off` |
 | `deprecation_window_days` | `14` | days a field must stay deprecated before it may be deleted |
+| `promotion_window_days` | `90` | days a field must have been optional before making it required is only a warning; `0`: always an error |
 | `max_files` | `300` | schema files reviewed per pull request; the rest are not reviewed, which fails the check |
 | `override.min_permission` | `write` | permission needed for `/schema-override`: read, triage, write, maintain, admin |
 | `override.allow_users` / `allow_teams` | `[]` | users and `org/team` slugs allowed whatever their permission |
@@ -143,6 +144,7 @@ class Config:
     import_roots: tuple[str, ...] = ()
     severities: Mapping[str, Severity | None] = field(default_factory=dict)
     deprecation_window_days: int = 14
+    promotion_window_days: int = 90
     max_files: int = 300
     override: OverridePolicy = OverridePolicy()
 
@@ -276,6 +278,7 @@ _READERS = {
     "overrides": _overrides,
     "transitive_versions": lambda n: n.integer(low=1, high=50),
     "deprecation_window_days": lambda n: n.integer(low=0, high=3650),
+    "promotion_window_days": lambda n: n.integer(low=0, high=3650),
     "max_files": lambda n: n.integer(low=1, high=3000),
     "override": _override_policy,
 }

@@ -11,7 +11,7 @@ from typing import Iterable, Mapping, Sequence
 import rules
 from rules import Finding, Mode, SchemaError, Severity, Side, Source
 
-from . import deprecation, moves
+from . import deprecation, moves, promotion
 from .jobs import checkpoint
 from .config import (SCHEMA_FILE_REMOVED, SCHEMA_INVALID, SCHEMA_NOT_REVIEWED, SCHEMA_REVIEW_BUDGET,
                      Classification, Config)
@@ -242,6 +242,8 @@ def _review_file(change: FileChange, classified: Classification, config: Config,
             findings += deprecation.check(base, head, fmt=classified.format, file=base_path,
                                           history=change.history, now=now, severity=severity,
                                           window_days=config.deprecation_window_days)
+        findings = promotion.stage(findings, base=base, fmt=classified.format, now=now,
+                                   history=change.history, window_days=config.promotion_window_days)
     findings.sort(key=lambda f: f.sort_key)
     return _file(change, classified, findings=tuple(findings), notes=tuple(notes))
 

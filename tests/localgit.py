@@ -1,7 +1,9 @@
 """Real git repositories for tests: a base commit on main, the change on a feature branch."""
 from __future__ import annotations
 
+import os
 import subprocess
+from datetime import datetime
 from pathlib import Path
 from typing import Mapping
 
@@ -9,9 +11,17 @@ GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@invalid", "-c", "commit.g
        "-c", "init.defaultBranch=main"]
 
 
-def git(repo: Path, *args: str) -> str:
+def git(repo: Path, *args: str, env: Mapping[str, str] | None = None) -> str:
     return subprocess.run([*GIT, *args], cwd=repo, check=True, capture_output=True,
-                          text=True).stdout.strip()
+                          text=True, env=env).stdout.strip()
+
+
+def commit_at(repo: Path, when: datetime, files: Mapping[str, str | None], message: str) -> None:
+    """Write and commit `files` on the checked-out branch, authored and committed at `when`
+    (history on the default branch is read by committer date)."""
+    write(repo, files)
+    dates = {"GIT_AUTHOR_DATE": when.isoformat(), "GIT_COMMITTER_DATE": when.isoformat()}
+    git(repo, "commit", "-q", "-m", message, env={**os.environ, **dates})
 
 
 def write(repo: Path, files: Mapping[str, str | None]) -> None:

@@ -1,0 +1,41 @@
+"""Staged promotion end to end: `review --repo` on a git repository with backdated history."""
+import json
+from datetime import datetime, timedelta, timezone
+
+from bot.__main__ import main
+from tests.bot.test_promotion import version
+from tests.localgit import commit_at, git
+from rules import Format
+
+NOW = datetime(2026, 12, 2, 12, tzinfo=timezone.utc)
+PATH = "schemas/user.schema.json"
+
+
+def promote(tmp_path, capsys, days_optional: int):
+    """main: the file without `email`, then with it optional N days ago; feature: required."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    fmt = Format.JSONSCHEMA
+    commit_at(repo, NOW - timedelta(days=days_optional + 30), {PATH: version(fmt, "absent")}, "User")
+    commit_at(repo, NOW - timedelta(days=days_optional), {PATH: version(fmt, "optional")}, "email")
+    git(repo, "checkout", "-q", "-b", "feature")
+    commit_at(repo, NOW - timedelta(days=1), {PATH: version(fmt, "required")}, "require email")
+    code = main(["review", "--repo", str(repo), "--base", "main", "--head", "feature",
+                 "--output", "json"], now=NOW)
+    data = json.loads(capsys.readouterr().out)
+    [finding] = [f for f in data["findings"] if f["rule"] == "JSONSCHEMA_PROPERTY_MADE_REQUIRED"]
+    return code, data, finding
+
+
+def test_promoting_a_field_optional_for_100_days_passes_with_a_warning(tmp_path, capsys):
+    code, data, finding = promote(tmp_path, capsys, 100)
+    assert (code, data["conclusion"], finding["severity"]) == (0, "success", "warning")
+    assert "Optional since 2026-08-24, 100 days; producers that still omit it will now fail." \
+        in finding["message"]
+
+
+def test_promoting_a_field_optional_for_10_days_fails_naming_the_date(tmp_path, capsys):
+    code, data, finding = promote(tmp_path, capsys, 10)
+    assert (code, data["conclusion"], finding["severity"]) == (1, "failure", "error")
+    assert "may become required from 2027-02-20" in finding["message"]
