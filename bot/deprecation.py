@@ -73,7 +73,7 @@ def deleted_deprecated(base: str, head: str, *, fmt: Format) -> list[tuple[str, 
         return out
     head_names = {name for name, _parent, _obj in _named(_json(head))}
     for name, parent, obj in _named(_json(base)):
-        if _marks(obj) and name not in head_names:
+        if marked(obj) and name not in head_names:
             found = re.search(JSON_NAMED.format(name=re.escape(name)), base)
             line = base.count("\n", 0, found.start()) + 1 if found else 1
             out.append((name, f"{parent}.{name}" if parent else name, line))
@@ -86,14 +86,14 @@ def deprecated_names(text: str | bytes, *, fmt: Format) -> frozenset[str]:
         text = text.decode("utf-8", "replace")
     if fmt is Format.PROTOBUF:
         return frozenset(m.group(1) for m in _proto_deprecated(text))
-    return frozenset(found for found, _parent, obj in _named(_json(text)) if _marks(obj))
+    return frozenset(found for found, _parent, obj in _named(_json(text)) if marked(obj))
 
 
 def _proto_deprecated(text: str) -> Iterable[re.Match]:
     return (m for m in PROTO_OPTIONED.finditer(text) if PROTO_DEPRECATED_OPTION.search(m.group(2)))
 
 
-def _marks(obj: dict) -> bool:
+def marked(obj: dict) -> bool:
     # JSON Schema has `deprecated`; Avro has no keyword, so a custom property or the doc says it.
     doc = obj.get("doc") if isinstance(obj.get("doc"), str) else ""
     return obj.get("deprecated") is True or doc.lower().lstrip().startswith(DOC_PREFIXES)

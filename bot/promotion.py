@@ -7,7 +7,7 @@ from typing import Sequence
 
 from rules import Finding, Format, Severity
 
-from .optional import optional_paths
+from .elements import optional_paths
 from .since import History, States, aware, days
 
 # The engine's findings that say "an optional element became required", by format.

@@ -11,7 +11,7 @@ from typing import Iterable, Mapping, Sequence
 import rules
 from rules import Finding, Mode, SchemaError, Severity, Side, Source
 
-from . import deprecation, moves, promotion
+from . import deprecation, migrations, moves, promotion
 from .jobs import checkpoint
 from .config import (SCHEMA_FILE_REMOVED, SCHEMA_INVALID, SCHEMA_NOT_REVIEWED, SCHEMA_REVIEW_BUDGET,
                      Classification, Config)
@@ -36,6 +36,8 @@ OVER_BUDGET = "The file {problem}, so it is not known to be compatible."
 NOT_REVIEWED = "The file was not reviewed: {problem}. It is not known to be compatible."
 # GitHub lists at most 3,000 files of a pull request; the rest may hold schemas nobody checked.
 UNLISTED_PATH = "(files GitHub did not list)"
+# Files whose migrations the summary charts: each costs a history lookup on GitHub.
+MAX_CHARTED = 20
 OLDER_SKIPPED = ('Version {sha} of "{path}" could not be read and was left out of the transitive '
                  "check: {problem}")
 
@@ -156,7 +158,8 @@ def _reviewed(changes: Iterable[FileChange], config: Config, *, now: datetime) -
             files.append(_file(change, classified,
                                problem=PULL_BUDGET_USED.format(seconds=_budget["pull_seconds"])))
         else:
-            files.append(_review_file(change, classified, config, now=now))
+            files.append(_review_file(change, classified, config, now=now,
+                                      chart=len(files) < MAX_CHARTED))
     return files
 
 
@@ -202,7 +205,7 @@ def _not_reviewed(path: str, problem: str) -> Finding:
 
 
 def _review_file(change: FileChange, classified: Classification, config: Config, *,
-                 now: datetime) -> FileReview:
+                 now: datetime, chart: bool = False) -> FileReview:
     base_path = change.previous_path or change.path
     if change.problem:
         return _file(change, classified, problem=change.problem)
@@ -245,7 +248,11 @@ def _review_file(change: FileChange, classified: Classification, config: Config,
         findings = promotion.stage(findings, base=base, fmt=classified.format, now=now,
                                    history=change.history, window_days=config.promotion_window_days)
     findings.sort(key=lambda f: f.sort_key)
-    return _file(change, classified, findings=tuple(findings), notes=tuple(notes))
+    charted = migrations.in_flight(head, file=change.path, fmt=classified.format, now=now,
+                                   config=config, history=change.history if base is not None else (),
+                                   added=base is None) if chart else []
+    return _file(change, classified, findings=tuple(findings), notes=tuple(notes),
+                 migrations=tuple(charted))
 
 
 def _decode(path: str, data: str | bytes | None, *, side: str) -> str | None:

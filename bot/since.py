@@ -25,12 +25,23 @@ class States:
         be established. History cut short (a shallow clone, the depth looked at) makes the date
         later than the truth, never earlier: a window is never taken as passed when it has not.
         """
-        since = None
-        for index, (_sha, date, _text) in enumerate(self._history):
+        start = self.start(key)
+        return None if start is None else self.date(start)
+
+    def start(self, key: Hashable) -> int | None:
+        """The index of the oldest version of the newest unbroken run that holds `key`, or None."""
+        start = None
+        for index in range(len(self._history)):
             if key not in self.holds(index):
                 break
-            since = aware(datetime.fromisoformat(date))
-        return since
+            start = index
+        return start
+
+    def date(self, index: int) -> datetime:
+        return aware(datetime.fromisoformat(self._history[index][1]))
+
+    def __len__(self) -> int:
+        return len(self._history)
 
     def holds(self, index: int) -> frozenset[Hashable]:
         """The keys version `index` (0: the newest) holds."""

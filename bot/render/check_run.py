@@ -6,7 +6,7 @@ from typing import Sequence
 
 from rules import Finding, Format, Severity, Side
 
-from . import comments
+from . import calendar, comments
 from .escape import cell, code, plain, text as prose
 from .markdown import fit
 from .model import FileReview
@@ -89,6 +89,7 @@ def summary(files: Sequence[FileReview], *, not_inline: Sequence[tuple[FileRevie
     all_notes = [*notes, *(note for file in files for note in file.notes)]
     if all_notes:
         blocks += ["", NOTES, "", *(f"- {prose(note)}" for note in dict.fromkeys(all_notes))]
+    blocks += calendar.table([m for file in files for m in file.migrations])
     return fit(blocks)
 
 

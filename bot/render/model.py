@@ -34,6 +34,7 @@ class FileReview:
     notes: tuple[str, ...] = ()
     removed: bool = False
     version: str = ""  # a digest of both versions' content: what whole-file findings are bound to
+    migrations: tuple = ()  # bot.migrations.Migration: what the head has in flight
 
     @property
     def reviewed(self) -> bool:

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import Config
-from bot.optional import optional_paths
+from bot.elements import optional_paths
 from bot.promotion import PROMOTION_RULES
 from bot.review import Conclusion, FileChange, FileStatus, review
 from rules import Format, Severity

@@ -1,11 +1,14 @@
-"""The optional elements of a schema text, named by the rule engine's paths (`User.email`)."""
+"""A schema text's fields (properties), named by the rule engine's paths (`User.email`), and
+whether each is optional and deprecated."""
 from __future__ import annotations
 
 import json
 import re
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from rules import Format
+
+from .deprecation import PROTO_DEPRECATED_OPTION, marked
 
 MAX_NODES = 200_000
 MAX_REF_DEPTH = 8  # local `$ref`s followed inside one another
@@ -23,21 +26,42 @@ PROTO_SYNTAX = re.compile(r"^\s*(syntax|edition)\s*=\s*[\"']([^\"'\n]*)", re.MUL
 LEGACY_REQUIRED = "LEGACY_REQUIRED"
 
 
+class Element(NamedTuple):
+    path: str
+    optional: bool  # a writer may omit it, and it could be made required
+    deprecated: bool
+
+
+def elements(text: str, *, fmt: Format) -> dict[str, Element]:
+    """Every field (property) of the text by its path. A path seen twice (a property declared
+    again in an `allOf` member) is optional only if optional everywhere: never guessed so."""
+    if fmt is Format.PROTOBUF:
+        found = _proto(text)
+    else:
+        try:
+            document = json.loads(text)
+        except (ValueError, RecursionError):
+            return {}
+        found = _avro(document) if fmt is Format.AVRO else _jsonschema(document)
+    out: dict[str, Element] = {}
+    for element in found:
+        seen = out.get(element.path, element)
+        out[element.path] = Element(element.path, seen.optional and element.optional,
+                                    seen.deprecated or element.deprecated)
+    return out
+
+
 def optional_paths(text: str, *, fmt: Format) -> frozenset[str]:
     """Paths of the fields (properties) the text lets a writer omit and could make required."""
-    if fmt is Format.PROTOBUF:
-        return frozenset(_proto(text))
-    try:
-        document = json.loads(text)
-    except (ValueError, RecursionError):
-        return frozenset()
-    if fmt is Format.AVRO:
-        return frozenset(_avro(document))
-    return frozenset(_jsonschema(document))
+    return frozenset(path for path, element in elements(text, fmt=fmt).items() if element.optional)
 
 
-def _avro(document: object) -> Iterable[str]:
-    """`Record.field` for each field whose type is a union with "null" (Avro's optional)."""
+def deprecated_paths(text: str, *, fmt: Format) -> frozenset[str]:
+    return frozenset(path for path, element in elements(text, fmt=fmt).items() if element.deprecated)
+
+
+def _avro(document: object) -> Iterable[Element]:
+    """`Record.field` for each field; optional when its type is a union with "null"."""
     records, stack, budget = [], [(document, "")], MAX_NODES
     while stack and budget:
         budget -= 1
@@ -59,8 +83,8 @@ def _avro(document: object) -> Iterable[str]:
     for (full, fields), short in zip(records, shorts):
         display = short if shorts.count(short) == 1 else full
         for field in fields if isinstance(fields, list) else ():
-            if isinstance(field, dict) and isinstance(field.get("name"), str) and _nullable(field.get("type")):
-                yield f"{display}.{field['name']}"
+            if isinstance(field, dict) and isinstance(field.get("name"), str):
+                yield Element(f"{display}.{field['name']}", _nullable(field.get("type")), marked(field))
 
 
 def _nullable(avro_type: object) -> bool:
@@ -69,8 +93,8 @@ def _nullable(avro_type: object) -> bool:
         for branch in avro_type)
 
 
-def _jsonschema(document: object) -> Iterable[str]:
-    """`$.a.b` (or `Title.a.b`) for each declared property its object does not require."""
+def _jsonschema(document: object) -> Iterable[Element]:
+    """`$.a.b` (or `Title.a.b`) for each declared property; optional unless its object requires it."""
     title = document.get("title") if isinstance(document, dict) else None
     root = title if isinstance(title, str) and PLAIN.match(title) else "$"
     stack, budget = [(document, root, 0)], MAX_NODES
@@ -86,8 +110,8 @@ def _jsonschema(document: object) -> Iterable[str]:
         properties = schema.get("properties")
         for name, child in properties.items() if isinstance(properties, dict) else ():
             step = f"{path}.{name}" if PLAIN.match(name) else f"{path}[{json.dumps(name)}]"
-            if name not in required:
-                yield step
+            if isinstance(child, (dict, bool)):
+                yield Element(step, name not in required, isinstance(child, dict) and marked(child))
             stack.append((child, step, refs))
         if isinstance(schema.get("items"), dict):
             stack.append((schema["items"], f"{path}[]", refs))
@@ -100,7 +124,8 @@ def _required(schema: dict) -> set[str]:
     out = set()
     for part in [schema, *(schema.get("allOf") if isinstance(schema.get("allOf"), list) else ())]:
         names = part.get("required") if isinstance(part, dict) else None
-        out.update(n for n in names if isinstance(n, str)) if isinstance(names, list) else None
+        if isinstance(names, list):
+            out.update(name for name in names if isinstance(name, str))
     return out
 
 
@@ -115,15 +140,14 @@ def _local(document: object, ref: str) -> object:
     return node
 
 
-def _proto(text: str) -> Iterable[str]:
-    """`Message.Nested.field` for proto2 `optional` fields and editions fields not required."""
+def _proto(text: str) -> Iterable[Element]:
+    """`Message.Nested.field` for each field; optional for proto2 `optional` and editions fields
+    not LEGACY_REQUIRED (proto3 has no required fields to promote to)."""
     syntax = PROTO_SYNTAX.search(text)
     kind, version = (syntax.group(1), syntax.group(2)) if syntax else ("syntax", "proto2")
-    if kind == "syntax" and version != "proto2":
-        return  # proto3 has no required fields to promote to
     # An editions file may make LEGACY_REQUIRED the default; then no field is taken as optional.
-    if kind == "edition" and re.search(r"option\s+features\.field_presence\s*=\s*" + LEGACY_REQUIRED, text):
-        return
+    promotable = (version == "proto2") if kind == "syntax" else not re.search(
+        r"option\s+features\.field_presence\s*=\s*" + LEGACY_REQUIRED, text)
     stack: list[str | None] = []
     for match in PROTO_TOKEN.finditer(text):
         if match.group("block"):
@@ -132,7 +156,7 @@ def _proto(text: str) -> Iterable[str]:
             stack.append(None) if match.group("brace") == "{" else stack and stack.pop()
         elif match.group("field") and stack and stack[-1] is not None and None not in stack:
             label, options = match.group("label"), match.group("options") or ""
-            optional = label == "optional" if kind == "syntax" else (
-                label is None and LEGACY_REQUIRED not in options)
-            if optional:
-                yield ".".join([*stack, match.group("field")])
+            optional = promotable and (label == "optional" if kind == "syntax" else (
+                label is None and LEGACY_REQUIRED not in options))
+            yield Element(".".join([*stack, match.group("field")]), optional,
+                          bool(PROTO_DEPRECATED_OPTION.search(options)))

@@ -1,0 +1,106 @@
+"""The migrations in flight in a schema file: deprecations, double-writes, pending promotions."""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from rules import Format
+
+from .config import Config
+from .elements import Element, deprecated_paths, elements, optional_paths
+from .promotion import promotable_from
+from .since import History, States, aware
+
+
+class Kind(enum.StrEnum):
+    DEPRECATED = "deprecated"  # removable once the deprecation window has passed
+    DOUBLE_WRITE = "double-write"  # a deprecated element and the one that replaces it, both kept
+    PROMOTION = "pending promotion"  # optional, may become required once the promotion window has passed
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One element's migration. `since` None: not established (no history), or `new` in this change."""
+
+    file: str
+    kind: Kind
+    element: str
+    since: date | None
+    due: date | None  # removable (deprecations) or promotable (promotions) from
+    replacement: str | None = None
+    new: bool = False
+
+    def to_json(self) -> dict:
+        return {"file": self.file, "kind": self.kind.value, "element": self.element,
+                "since": self.since and self.since.isoformat(), "due": self.due and self.due.isoformat(),
+                "replacement": self.replacement, "new": self.new}
+
+
+def in_flight(text: str, *, file: str, fmt: Format, history: History, config: Config,
+              now: datetime, added: bool = False) -> list[Migration]:
+    """What `text` has in flight, dated by `history` (the file on the base branch, newest first).
+
+    An element deprecated or made optional by `text` itself is `new`, dated today. A field
+    optional since the oldest version looked at is part of the design, not a migration; one
+    whose promotion window has passed is settled (making it required is only a warning).
+    """
+    deprecation_days, promotion_days = config.deprecation_window_days, config.promotion_window_days
+    current = elements(text, fmt=fmt)
+    today = aware(now).date()
+    versions = _Versions(history, fmt)
+    out = []
+    for path, element in current.items():
+        if element.deprecated:
+            out.append(_deprecation(path, current, versions, file=file, today=today,
+                                    window=deprecation_days, added=added))
+        elif element.optional and promotion_days > 0 and not added and len(versions.present):
+            found = _promotion(path, versions, file=file, now=aware(now), window=promotion_days)
+            out += [found] if found else []
+    return sorted(out, key=lambda m: (m.file, m.element))
+
+
+class _Versions:
+    """The file's versions read for each state the calendar asks about, each version once."""
+
+    def __init__(self, history: History, fmt: Format):
+        self.deprecated = States(history, lambda text: deprecated_paths(text, fmt=fmt))
+        self.optional = States(history, lambda text: optional_paths(text, fmt=fmt))
+        self.present = States(history, lambda text: frozenset(elements(text, fmt=fmt)))
+
+
+def _deprecation(path: str, current: dict[str, Element], versions: _Versions, *, file: str,
+                 today: date, window: int, added: bool) -> Migration:
+    history = versions.present
+    start = versions.deprecated.start(path)
+    if start is None and not len(history) and not added:
+        return Migration(file, Kind.DEPRECATED, path, None, None)  # no history: cannot tell
+    if start is None:  # deprecated by this change
+        since, new = today, True
+        introduced = set(current) - history.holds(0) if len(history) else set()
+    else:
+        since, new = versions.deprecated.date(start).date(), False
+        older = start + 1 < len(history)
+        introduced = history.holds(start) - history.holds(start + 1) if older else set()
+    # The replacement arrived with the deprecation, beside it, and is kept: a double-write.
+    parent = path.rpartition(".")[0]
+    beside = [p for p in introduced if p != path and p.rpartition(".")[0] == parent
+              and p in current and not current[p].deprecated]
+    due = since + timedelta(days=window)
+    if len(beside) == 1:
+        return Migration(file, Kind.DOUBLE_WRITE, path, since, due, replacement=beside[0], new=new)
+    return Migration(file, Kind.DEPRECATED, path, since, due, new=new)
+
+
+def _promotion(path: str, versions: _Versions, *, file: str, now: datetime,
+               window: int) -> Migration | None:
+    """Dated as the review stages the promotion (bot/promotion.py), so the two never disagree."""
+    start = versions.optional.start(path)
+    if start is None:  # made optional (or added as optional) by this change
+        return Migration(file, Kind.PROMOTION, path, now.date(),
+                         promotable_from(now, window).date(), new=True)
+    if start + 1 >= len(versions.optional):
+        return None  # optional since the oldest version looked at
+    since = versions.optional.date(start)
+    due = promotable_from(since, window)
+    return Migration(file, Kind.PROMOTION, path, since.date(), due.date()) if now < due else None

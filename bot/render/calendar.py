@@ -1,0 +1,45 @@
+"""The migration calendar: the migrations in flight, as a Markdown table and as plain words."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..migrations import Kind, Migration
+from .escape import cell, code, text as prose
+
+HEADING = "### Migrations in flight"
+LEAD = "In the files this pull request touches; dates from the base branch's history."
+HEADER = "| File | Element | Migration | Since | From |\n|---|---|---|---|---|"
+MAX_ROWS = 15
+MORE = "…and {count} more: `schema-review lifecycle` lists them all."
+THIS_CHANGE = "this change"
+UNKNOWN = "unknown (no history)"
+WHAT = {Kind.DEPRECATED: "deprecated", Kind.DOUBLE_WRITE: "double-write, replaced by {replacement}",
+        Kind.PROMOTION: "optional, pending promotion to required"}
+DUE = {Kind.DEPRECATED: "removable from {due}", Kind.DOUBLE_WRITE: "old one removable from {due}",
+       Kind.PROMOTION: "promotable from {due}"}
+
+
+def words(migration: Migration, *, quote=lambda name: f'"{name}"') -> tuple[str, str, str]:
+    """(what, since, from) in words; `quote` shows the replacement's name."""
+    what = WHAT[migration.kind].format(replacement=quote(migration.replacement or ""))
+    if migration.new:
+        since = THIS_CHANGE
+    else:
+        since = migration.since.isoformat() if migration.since else UNKNOWN
+    due = DUE[migration.kind].format(due=migration.due.isoformat()) if migration.due else ""
+    return what, since, due
+
+
+def table(migrations: Sequence[Migration]) -> list[str]:
+    """Markdown blocks for the end of the check run's summary; none when nothing is in flight."""
+    if not migrations:
+        return []
+    rows = []
+    for migration in migrations[:MAX_ROWS]:
+        what, since, due = words(migration, quote=code)
+        # `what` holds the replacement already as a code span; the rest is prose.
+        shown = what if migration.kind is Kind.DOUBLE_WRITE else prose(what)
+        rows.append(f"| {cell(code(migration.file))} | {cell(code(migration.element))} "
+                    f"| {cell(shown)} | {cell(prose(since))} | {cell(prose(due))} |")
+    more = len(migrations) - MAX_ROWS
+    return ["", HEADING, "", LEAD, "", HEADER, *rows, *([""] + [MORE.format(count=more)] if more > 0 else [])]
