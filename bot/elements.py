@@ -30,6 +30,7 @@ class Element(NamedTuple):
     path: str
     optional: bool  # a writer may omit it, and it could be made required
     deprecated: bool
+    parent: str  # the path of the record, message or object it is declared in
 
 
 def elements(text: str, *, fmt: Format) -> dict[str, Element]:
@@ -46,8 +47,8 @@ def elements(text: str, *, fmt: Format) -> dict[str, Element]:
     out: dict[str, Element] = {}
     for element in found:
         seen = out.get(element.path, element)
-        out[element.path] = Element(element.path, seen.optional and element.optional,
-                                    seen.deprecated or element.deprecated)
+        out[element.path] = element._replace(optional=seen.optional and element.optional,
+                                             deprecated=seen.deprecated or element.deprecated)
     return out
 
 
@@ -84,7 +85,8 @@ def _avro(document: object) -> Iterable[Element]:
         display = short if shorts.count(short) == 1 else full
         for field in fields if isinstance(fields, list) else ():
             if isinstance(field, dict) and isinstance(field.get("name"), str):
-                yield Element(f"{display}.{field['name']}", _nullable(field.get("type")), marked(field))
+                yield Element(f"{display}.{field['name']}", _nullable(field.get("type")),
+                              marked(field), display)
 
 
 def _nullable(avro_type: object) -> bool:
@@ -111,7 +113,8 @@ def _jsonschema(document: object) -> Iterable[Element]:
         for name, child in properties.items() if isinstance(properties, dict) else ():
             step = f"{path}.{name}" if PLAIN.match(name) else f"{path}[{json.dumps(name)}]"
             if isinstance(child, (dict, bool)):
-                yield Element(step, name not in required, isinstance(child, dict) and marked(child))
+                yield Element(step, name not in required, isinstance(child, dict) and marked(child),
+                              path)
             stack.append((child, step, refs))
         if isinstance(schema.get("items"), dict):
             stack.append((schema["items"], f"{path}[]", refs))
@@ -158,5 +161,6 @@ def _proto(text: str) -> Iterable[Element]:
             label, options = match.group("label"), match.group("options") or ""
             optional = promotable and (label == "optional" if kind == "syntax" else (
                 label is None and LEGACY_REQUIRED not in options))
-            yield Element(".".join([*stack, match.group("field")]), optional,
-                          bool(PROTO_DEPRECATED_OPTION.search(options)))
+            parent = ".".join(stack)
+            yield Element(f"{parent}.{match.group('field')}", optional,
+                          bool(PROTO_DEPRECATED_OPTION.search(options)), parent)

@@ -83,9 +83,8 @@ def _deprecation(path: str, current: dict[str, Element], versions: _Versions, *,
         older = start + 1 < len(history)
         introduced = history.holds(start) - history.holds(start + 1) if older else set()
     # The replacement arrived with the deprecation, beside it, and is kept: a double-write.
-    parent = path.rpartition(".")[0]
-    beside = [p for p in introduced if p != path and p.rpartition(".")[0] == parent
-              and p in current and not current[p].deprecated]
+    beside = [p for p in introduced if p != path and p in current
+              and current[p].parent == current[path].parent and not current[p].deprecated]
     due = since + timedelta(days=window)
     if len(beside) == 1:
         return Migration(file, Kind.DOUBLE_WRITE, path, since, due, replacement=beside[0], new=new)
@@ -96,11 +95,12 @@ def _promotion(path: str, versions: _Versions, *, file: str, now: datetime,
                window: int) -> Migration | None:
     """Dated as the review stages the promotion (bot/promotion.py), so the two never disagree."""
     start = versions.optional.start(path)
-    if start is None:  # made optional (or added as optional) by this change
+    before = 0 if start is None else start + 1  # the version before it became optional
+    if before >= len(versions.present) or path in versions.present.holds(before):
+        return None  # optional since the oldest version looked at, or relaxed from required
+    if start is None:  # added as optional by this change
         return Migration(file, Kind.PROMOTION, path, now.date(),
                          promotable_from(now, window).date(), new=True)
-    if start + 1 >= len(versions.optional):
-        return None  # optional since the oldest version looked at
     since = versions.optional.date(start)
     due = promotable_from(since, window)
     return Migration(file, Kind.PROMOTION, path, since.date(), due.date()) if now < due else None
