@@ -1,4 +1,5 @@
-"""`python -m bot review [--repo DIR --base REF --head REF] [--config FILE]`: a local dry run."""
+"""`python -m bot review [--repo DIR --base REF --head REF] [--config FILE]`: a local dry run;
+`python -m bot lifecycle [--repo DIR]`: the migrations a repository has in flight."""
 from __future__ import annotations
 
 import argparse
@@ -19,6 +20,7 @@ from rules.output.github import command
 
 from . import pull_event
 from .configfile import ConfigError
+from .lifecycle import lifecycle_repo, render_text as lifecycle_text, to_json as lifecycle_json
 from .local import LocalError, example_repo, review_repo, show, staged_commit
 from .render import terminal
 from .render.model import Conclusion
@@ -34,6 +36,8 @@ STAGED_OR_HEAD = "--staged reviews the index as the head; it cannot go with --he
 NOT_RUN = "schema-review could not run: {error}"
 SUMMARY_UNWRITABLE = "cannot write the summary to {path}: {problem}"
 SUMMARY = "## schema-review: {conclusion}\n\n**{title}**\n\n{summary}\n\n{text}\n"
+LIFECYCLE = ("List the migrations a repository has in flight: deprecated fields and when they "
+             "may go, double-writes, optional fields pending promotion to required.")
 DESCRIPTION = ("Review a local git change the way the schema-review App reviews a pull request, "
                "and print what it found. Without --repo, review the bundled example.")
 
@@ -61,6 +65,13 @@ def _parser(prog: str = "python -m bot") -> argparse.ArgumentParser:
     run.add_argument("--fail-on", choices=FAIL_ON, default="error",
                      help="exit 1 on error-level findings (default), on warnings too, or never")
     run.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    plan = commands.add_parser("lifecycle", help="the migrations in flight", description=LIFECYCLE)
+    plan.add_argument("--repo", type=Path, metavar="DIR", default=Path("."),
+                      help="a git repository (default: the current directory)")
+    plan.add_argument("--ref", default="HEAD", metavar="REF", help="the version to chart (default: HEAD)")
+    plan.add_argument("--config", type=Path, metavar="FILE",
+                      help="a schema-review.yml to use instead of the ref's .github/schema-review.yml")
+    plan.add_argument("--output", choices=("text", "json"), default="text")
     return parser
 
 
@@ -68,11 +79,13 @@ def main(argv: Sequence[str] | None = None, *, now: datetime | None = None,
          prog: str = "python -m bot") -> int:
     parser = _parser(prog)
     args = parser.parse_args(argv)
+    now = now or datetime.now(timezone.utc)
+    if args.command == "lifecycle":
+        return _lifecycle(args, now=now)
     if args.repo is None and (args.base or args.head or args.staged or args.event):
         parser.error(NEEDS_REPO)
     if args.staged and args.head:
         parser.error(STAGED_OR_HEAD)
-    now = now or datetime.now(timezone.utc)
     try:
         with _change(args) as (repo, base, head):
             result = review_repo(repo, base, head, config_file=args.config, now=now)
@@ -86,6 +99,17 @@ def main(argv: Sequence[str] | None = None, *, now: datetime | None = None,
         return EXIT_USAGE
     sys.stdout.write(text)
     return _exit_code(result, args.fail_on)
+
+
+def _lifecycle(args: argparse.Namespace, *, now: datetime) -> int:
+    try:
+        found = lifecycle_repo(args.repo, ref=args.ref, config_file=args.config, now=now)
+    except (LocalError, ConfigError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    sys.stdout.write(json.dumps(lifecycle_json(found), indent=2) + "\n" if args.output == "json"
+                     else lifecycle_text(found))
+    return EXIT_OK
 
 
 @contextlib.contextmanager

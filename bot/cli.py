@@ -1,14 +1,19 @@
-"""The `schema-review` command: `check` and `docs` are the rule engine's, `review` the App's dry run."""
+"""The `schema-review` command: `check` and `docs` are the rule engine's, `review` the App's dry
+run, `lifecycle` the migrations a repository has in flight."""
 from __future__ import annotations
 
 import sys
 from typing import Sequence
 
-USAGE = ("usage: schema-review {check,docs,review} ...\n"
+USAGE = ("usage: schema-review {check,docs,review,lifecycle} ...\n"
          "  check OLD NEW ...   compare two schema versions (see `schema-review check --help`)\n"
          "  docs                render the rules reference\n"
          "  review [--repo DIR --base REF --head REF]\n"
-         "                      review a local git change as the App reviews a pull request\n")
+         "                      review a local git change as the App reviews a pull request\n"
+         "  lifecycle [--repo DIR] [--output text|json]\n"
+         "                      list the migrations in flight: deprecations, double-writes,\n"
+         "                      optional fields pending promotion to required\n")
+BOT_COMMANDS = ("review", "lifecycle")
 RULE_COMMANDS = ("check", "docs")
 
 
@@ -17,7 +22,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args and args[0] in RULE_COMMANDS:
         from rules.cli import main as rules_main
         return rules_main(args, prog="schema-review")
-    if args and args[0] == "review":
+    if args and args[0] in BOT_COMMANDS:
         from bot.__main__ import main as review_main
         return review_main(args, prog="schema-review")
     stream = sys.stdout if args[:1] in (["-h"], ["--help"]) else sys.stderr
