@@ -132,3 +132,25 @@ def test_no_calendar_when_nothing_is_in_flight():
                         head_text=schema(required=()), history=versions((50, schema())))
     # "id" was made optional: a relaxation, not a field introduced to be promoted later
     assert "Migrations in flight" not in review([change], Config(), now=NOW).summary
+
+
+def test_the_rename_suggestion_applied_becomes_a_tracked_double_write():
+    """JSON Schema has no aliases: the rename's fix keeps the old property, deprecated, and the
+    calendar then follows the pair until the old one goes."""
+    base = schema(userName=STRING)
+    renamed = schema(username=STRING)
+    history = versions((40, base), (100, schema()))
+
+    def run(head):
+        change = FileChange(path="user.schema.json", status=FileStatus.MODIFIED, base_text=base,
+                            head_text=head, history=history)
+        return review([change], Config(), now=NOW).files[0]
+
+    [finding] = [f for f in run(renamed).findings if f.rule == "JSONSCHEMA_PROPERTY_RENAMED"]
+    fix = finding.suggestion
+    lines = renamed.split("\n")
+    applied = "\n".join(lines[:fix.line_start - 1] + fix.replacement.split("\n") + lines[fix.line_end:])
+    after = run(applied)
+    assert not [f for f in after.findings if f.rule == "JSONSCHEMA_PROPERTY_RENAMED"]
+    double = [(m.kind, m.element, m.replacement, m.new) for m in after.migrations]
+    assert (Kind.DOUBLE_WRITE, "User.userName", "User.username", True) in double
