@@ -18,6 +18,22 @@ A rule *breaks* in a direction: **backward** (the new schema cannot read data wr
 old one) or **forward** (the old schema cannot read data written with the new one). In a mode that
 checks that direction (`backward`, `forward`, `full`) it is reported at its severity; otherwise it
 drops to `info`. Advisory rules break nothing by themselves and keep their severity in every mode.
+
+## Changes in stages
+
+The rules judge one diff. The App and `schema-review review` add time, from the default branch's
+history, in the order a team lives a migration (README: *Evolution as a process*):
+
+1. Add a field as optional; the migration calendar lists it as pending promotion.
+2. Make it required once it has been optional for `promotion_window_days` (90): before then
+   `AVRO_NULLABLE_MADE_NON_NULLABLE` (on a field), `JSONSCHEMA_PROPERTY_MADE_REQUIRED` and
+   `PROTO_REQUIRED_FIELD_CHANGED` (became required) stay errors naming the date it is allowed
+   from; after it they are warnings; with no usable history they stay errors and say so.
+3. Rename by double-writing: `JSONSCHEMA_PROPERTY_RENAMED`'s suggestion keeps the old property,
+   `"deprecated": true`, next to the new one; the calendar tracks the pair.
+4. Deprecate, wait `deprecation_window_days` (14), remove: earlier is `SCHEMA_DEPRECATION_WINDOW`.
+
+`schema-review lifecycle` lists every migration a repository has in flight.
 """
 TITLES = {Format.AVRO: "Avro", Format.PROTOBUF: "Protobuf", Format.JSONSCHEMA: "JSON Schema"}
 
