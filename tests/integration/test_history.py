@@ -1,8 +1,11 @@
-"""What the review reads from the base branch's history: transitive modes and the deprecation window."""
+"""What the review reads from the base branch's history: transitive modes, the deprecation and
+promotion windows, the migration calendar."""
 from datetime import datetime, timedelta, timezone
 
-from tests.integration.test_review_flow import AVRO_BASE, PROTO_BASE, open_pull, review_of
+from tests.integration.test_review_flow import AVRO_BASE, JSON_BASE, PROTO_BASE, open_pull, review_of
 
+NO_PHONE = JSON_BASE.replace(',\n    "phone": {"type": "string"}', "")
+PHONE_REQUIRED = JSON_BASE.replace('"required": ["id"]', '"required": ["id", "phone"]')
 DEPRECATED = PROTO_BASE.replace("string note = 2;", "string note = 2 [deprecated = true];")
 RESERVED = PROTO_BASE.replace("  string note = 2;\n", "  reserved 2;\n  reserved \"note\";\n")
 
@@ -51,3 +54,35 @@ def test_transitive_mode_checks_older_versions_on_the_base_branch(github, app_ur
 def test_plain_backward_mode_only_compares_with_the_base(github, app_url):
     repo, pull = _transitive_pull(github, "not-transitive", "compatibility: backward\n")
     assert review_of(github, app_url, repo, pull).conclusion == "success"
+
+
+def _promotion_pull(github, name, *, days, head=PHONE_REQUIRED):
+    """"phone" added as optional `days` ago on main; the pull request makes it required."""
+    path = "schemas/customer.schema.json"
+    repo = github.create_repo("acme", name, {path: NO_PHONE})
+    repo.commit("main", {path: JSON_BASE}, "Add phone",
+                author_date=datetime.now(timezone.utc) - timedelta(days=days))
+    repo.commit("feature", {path: head}, "Require phone", base="main")
+    return repo, github.open_pull(repo.owner, repo.name, "feature", "main", "Require phone")
+
+
+def test_promoting_a_field_optional_for_100_days_passes_with_a_warning(github, app_url):
+    repo, pull = _promotion_pull(github, "promote-late", days=100)
+    run = review_of(github, app_url, repo, pull)
+    assert run.conclusion == "success"
+    since = (datetime.now(timezone.utc) - timedelta(days=100)).date().isoformat()
+    assert "JSONSCHEMA_PROPERTY_MADE_REQUIRED" in run.output["summary"]
+    assert f"Optional since {since}, 100 days; producers that still omit it will now fail." \
+        in run.output["summary"]
+
+
+def test_promoting_a_field_optional_for_10_days_fails_naming_the_date(github, app_url):
+    head = PHONE_REQUIRED.replace('"phone": {"type": "string"}',
+                                  '"phone": {"type": "string"},\n    "email": {"type": "string"}')
+    repo, pull = _promotion_pull(github, "promote-early", days=10, head=head)
+    run = review_of(github, app_url, repo, pull)
+    assert run.conclusion == "failure"
+    allowed = (datetime.now(timezone.utc) + timedelta(days=80)).date().isoformat()
+    assert f"may become required from {allowed}" in run.output["summary"]
+    calendar = run.output["summary"].split("### Migrations in flight", 1)[1]
+    assert "`Customer.email` | optional, pending promotion to required | this change" in calendar
