@@ -10,6 +10,7 @@ from typing import Iterable
 from rules import Finding, Format, Severity, Side
 
 from .config import DEPRECATION_WINDOW
+from .jsonwalk import objects
 from .since import History, States, aware, days as _days
 
 TOO_SOON = ('"{path}" was deleted {when}; the deprecation window is {window} days, so it may '
@@ -24,7 +25,6 @@ PROTO_DEPRECATED_OPTION = re.compile(r"\bdeprecated\s*=\s*true")
 PROTO_PARENT = re.compile(r"^[ \t]*(?:message|enum)\s+(\w+)", re.MULTILINE)
 PROTO_ELEMENT = re.compile(r"\b(\w+)\s*=\s*-?\d+")
 JSON_NAMED = r'"name"\s*:\s*"{name}"|"{name}"\s*:'
-MAX_JSON_NODES = 200_000
 # The rule engine's Avro convention, which JSON Schema authors use in descriptions too.
 DOC_PREFIXES = ("deprecated", "@deprecated")
 
@@ -108,22 +108,16 @@ def _json(text: str) -> object:
 
 def _named(document: object) -> Iterable[tuple[str, str, dict]]:
     """(name, enclosing record's name, object) for Avro fields and JSON Schema properties."""
-    stack: list[tuple[str, object]] = [("", document)]
-    budget = MAX_JSON_NODES
-    while stack and budget:
-        budget -= 1
-        parent, value = stack.pop()
-        if isinstance(value, list):
-            stack.extend((parent, item) for item in value)
-        if not isinstance(value, dict):
-            continue
+    for value, parent in objects(document, "", _record_name):
         if isinstance(value.get("name"), str) and "type" in value:
             yield value["name"], parent, value  # an Avro field (or named type)
-        if value.get("type") == "record" and isinstance(value.get("name"), str):
-            parent = value["name"]
         properties = value.get("properties")
         if isinstance(properties, dict):
             for key, schema in properties.items():
                 if isinstance(schema, dict):
                     yield key, "", schema
-        stack.extend((parent, child) for child in value.values())
+
+
+def _record_name(value: dict, parent: str) -> str:
+    is_record = value.get("type") == "record" and isinstance(value.get("name"), str)
+    return value["name"] if is_record else parent

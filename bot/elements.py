@@ -9,8 +9,8 @@ from typing import Iterable, NamedTuple
 from rules import Format
 
 from .deprecation import PROTO_DEPRECATED_OPTION, marked
+from .jsonwalk import MAX_NODES, objects
 
-MAX_NODES = 200_000
 MAX_REF_DEPTH = 8  # local `$ref`s followed inside one another
 PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # Protobuf, read left to right: comments and strings (skipped, so their braces do not count),
@@ -63,22 +63,11 @@ def deprecated_paths(text: str, *, fmt: Format) -> frozenset[str]:
 
 def _avro(document: object) -> Iterable[Element]:
     """`Record.field` for each field; optional when its type is a union with "null"."""
-    records, stack, budget = [], [(document, "")], MAX_NODES
-    while stack and budget:
-        budget -= 1
-        value, namespace = stack.pop()
-        if isinstance(value, list):
-            stack.extend((item, namespace) for item in value)
-        if not isinstance(value, dict):
-            continue
-        if isinstance(value.get("namespace"), str):
-            namespace = value["namespace"]
-        if value.get("type") in ("record", "error") and isinstance(value.get("name"), str):
-            name = value["name"]
-            full = name if "." in name else f"{namespace}.{name}".lstrip(".")
-            namespace = full.rpartition(".")[0]
+    records = []
+    for value, namespace in objects(document, "", _namespace):
+        full = _fullname(value, namespace)
+        if full and value.get("type") in ("record", "error"):
             records.append((full, value.get("fields")))
-        stack.extend((child, namespace) for child in value.values())
     # Paths use the short name unless two types share it (the engine's display name).
     shorts = [full.rpartition(".")[2] for full, _fields in records]
     for (full, fields), short in zip(records, shorts):
@@ -87,6 +76,21 @@ def _avro(document: object) -> Iterable[Element]:
             if isinstance(field, dict) and isinstance(field.get("name"), str):
                 yield Element(f"{display}.{field['name']}", _nullable(field.get("type")),
                               marked(field), display)
+
+
+def _fullname(value: dict, namespace: str) -> str | None:
+    name = value.get("name")
+    if not isinstance(name, str):
+        return None
+    namespace = value["namespace"] if isinstance(value.get("namespace"), str) else namespace
+    return name if "." in name else f"{namespace}.{name}".lstrip(".")
+
+
+def _namespace(value: dict, namespace: str) -> str:
+    """The namespace names inside `value` inherit."""
+    if value.get("type") in ("record", "error") and (full := _fullname(value, namespace)):
+        return full.rpartition(".")[0]
+    return value["namespace"] if isinstance(value.get("namespace"), str) else namespace
 
 
 def _nullable(avro_type: object) -> bool:
