@@ -57,10 +57,6 @@ def optional_paths(text: str, *, fmt: Format) -> frozenset[str]:
     return frozenset(path for path, element in elements(text, fmt=fmt).items() if element.optional)
 
 
-def deprecated_paths(text: str, *, fmt: Format) -> frozenset[str]:
-    return frozenset(path for path, element in elements(text, fmt=fmt).items() if element.deprecated)
-
-
 def _avro(document: object) -> Iterable[Element]:
     """`Record.field` for each field; optional when its type is a union with "null"."""
     records = []

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from rules import Format
 
 from .config import Config
-from .elements import Element, deprecated_paths, elements, optional_paths
+from .elements import Element, elements
 from .promotion import promotable_from
 from .since import History, States, aware
 
@@ -30,11 +31,12 @@ class Migration:
     due: date | None  # removable (deprecations) or promotable (promotions) from
     replacement: str | None = None
     new: bool = False
+    bounded: bool = False  # the history read ends inside the run: `since` may be earlier still
 
     def to_json(self) -> dict:
         return {"file": self.file, "kind": self.kind.value, "element": self.element,
                 "since": self.since and self.since.isoformat(), "due": self.due and self.due.isoformat(),
-                "replacement": self.replacement, "new": self.new}
+                "replacement": self.replacement, "new": self.new, "since_or_earlier": self.bounded}
 
 
 def in_flight(text: str, *, file: str, fmt: Format, history: History, config: Config,
@@ -64,9 +66,14 @@ class _Versions:
     """The file's versions read for each state the calendar asks about, each version once."""
 
     def __init__(self, history: History, fmt: Format):
-        self.deprecated = States(history, lambda text: deprecated_paths(text, fmt=fmt))
-        self.optional = States(history, lambda text: optional_paths(text, fmt=fmt))
-        self.present = States(history, lambda text: frozenset(elements(text, fmt=fmt)))
+        read = functools.lru_cache(maxsize=None)(lambda text: elements(text, fmt=fmt))
+        self.deprecated = States(history, lambda text: _having(read(text), "deprecated"))
+        self.optional = States(history, lambda text: _having(read(text), "optional"))
+        self.present = States(history, lambda text: frozenset(read(text)))
+
+
+def _having(found: dict[str, Element], flag: str) -> frozenset[str]:
+    return frozenset(path for path, element in found.items() if getattr(element, flag))
 
 
 def _deprecation(path: str, current: dict[str, Element], versions: _Versions, *, file: str,
@@ -75,11 +82,13 @@ def _deprecation(path: str, current: dict[str, Element], versions: _Versions, *,
     start = versions.deprecated.start(path)
     if start is None and not len(history) and not added:
         return Migration(file, Kind.DEPRECATED, path, None, None)  # no history: cannot tell
+    bounded = False
     if start is None:  # deprecated by this change
         since, new = today, True
         introduced = set(current) - history.holds(0) if len(history) else set()
     else:
         since, new = versions.deprecated.date(start).date(), False
+        bounded = versions.deprecated.bounded(path)
         older = start + 1 < len(history)
         introduced = history.holds(start) - history.holds(start + 1) if older else set()
     # The replacement arrived with the deprecation, beside it, and is kept: a double-write.
@@ -87,8 +96,9 @@ def _deprecation(path: str, current: dict[str, Element], versions: _Versions, *,
               and current[p].parent == current[path].parent and not current[p].deprecated]
     due = since + timedelta(days=window)
     if len(beside) == 1:
-        return Migration(file, Kind.DOUBLE_WRITE, path, since, due, replacement=beside[0], new=new)
-    return Migration(file, Kind.DEPRECATED, path, since, due, new=new)
+        return Migration(file, Kind.DOUBLE_WRITE, path, since, due, replacement=beside[0], new=new,
+                         bounded=bounded)
+    return Migration(file, Kind.DEPRECATED, path, since, due, new=new, bounded=bounded)
 
 
 def _promotion(path: str, versions: _Versions, *, file: str, now: datetime,

@@ -20,6 +20,8 @@ AVRO_NULL_BRANCH = "<null>"  # the engine's path of a union's null branch: `User
 TOO_SOON = (" It has been optional since {since} ({days}); the promotion window is {window} days, "
             "so it may become required from {until}.")
 PASSED = " Optional since {since}, {days}; producers that still omit it will now fail."
+# When the run reaches the oldest version read, the true start may be earlier still.
+AT_LEAST = "at least "
 UNKNOWN = (" Since when it has been optional cannot be established from the base branch's "
            "history (it may be shallow or rewritten), so the {window}-day promotion window is "
            "not taken as passed.")
@@ -42,7 +44,8 @@ def stage(findings: Sequence[Finding], *, base: str, fmt: Format, history: Histo
         if element is None or element not in in_base:
             out.append(finding)
             continue
-        out.append(_dated(finding, optional.since(element), window_days, aware(now)))
+        out.append(_dated(finding, optional.since(element), window_days, aware(now),
+                          bounded=optional.bounded(element)))
     return out
 
 
@@ -59,11 +62,12 @@ def promotable_from(since: datetime, window_days: int) -> datetime:
     return since + timedelta(days=window_days)
 
 
-def _dated(finding: Finding, since: datetime | None, window_days: int, now: datetime) -> Finding:
+def _dated(finding: Finding, since: datetime | None, window_days: int, now: datetime, *,
+           bounded: bool) -> Finding:
     if since is None:
         return replace(finding, message=finding.message + UNKNOWN.format(window=window_days))
     until, age = promotable_from(since, window_days), days((now - since).days)
-    day = since.date().isoformat()
+    day = (AT_LEAST if bounded else "") + since.date().isoformat()
     if now < until:
         return replace(finding, message=finding.message + TOO_SOON.format(
             since=day, days=age, window=window_days, until=until.date().isoformat()))

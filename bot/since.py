@@ -37,6 +37,13 @@ class States:
             start = index
         return start
 
+    def bounded(self, key: Hashable) -> bool:
+        """True when the run holding `key` reaches the oldest version read: older versions (cut
+        off by the depth read or a shallow clone) may hold it too, so its date is only the
+        latest it can be, never a guess in the author's favour."""
+        start = self.start(key)
+        return start is not None and start == len(self._history) - 1
+
     def date(self, index: int) -> datetime:
         return aware(datetime.fromisoformat(self._history[index][1]))
 

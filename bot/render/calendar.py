@@ -13,6 +13,7 @@ MAX_ROWS = 15
 MORE = "…and {count} more: `schema-review lifecycle` lists them all."
 THIS_CHANGE = "this change"
 UNKNOWN = "unknown (no history)"
+OR_EARLIER = "{since} or earlier"  # the history read ends there
 WHAT = {Kind.DEPRECATED: "deprecated", Kind.DOUBLE_WRITE: "double-write, replaced by {replacement}",
         Kind.PROMOTION: "optional, pending promotion to required"}
 DUE = {Kind.DEPRECATED: "removable from {due}", Kind.DOUBLE_WRITE: "old one removable from {due}",
@@ -26,6 +27,7 @@ def words(migration: Migration, *, quote=lambda name: f'"{name}"') -> tuple[str,
         since = THIS_CHANGE
     else:
         since = migration.since.isoformat() if migration.since else UNKNOWN
+        since = OR_EARLIER.format(since=since) if migration.bounded else since
     due = DUE[migration.kind].format(due=migration.due.isoformat()) if migration.due else ""
     return what, since, due
 

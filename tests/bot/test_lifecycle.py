@@ -51,11 +51,13 @@ def test_json_lists_every_migration_in_flight(capsys, repo):
                           ("schemas/user.json", "$.faxNumber"), ("schemas/e\x1b[2J.json", "$.old")}
     assert found["schemas/user.json", "$.fax"] == {
         "file": "schemas/user.json", "kind": "double-write", "element": "$.fax",
-        "since": "2026-11-27", "due": "2026-12-11", "replacement": "$.faxNumber", "new": False}
+        "since": "2026-11-27", "due": "2026-12-11", "replacement": "$.faxNumber", "new": False,
+        "since_or_earlier": False}
     assert (found["proto/order.proto", "Order.note"]["kind"],
             found["proto/order.proto", "Order.note"]["due"]) == ("pending promotion", "2027-01-31")
-    # Deprecated in the file's first version: the date is that version's, the replacement unknown.
-    assert found["schemas/e\x1b[2J.json", "$.old"]["kind"] == "deprecated"
+    # Deprecated in the oldest version read: older ones might hold it too, so "or earlier".
+    old = found["schemas/e\x1b[2J.json", "$.old"]
+    assert (old["kind"], old["since"], old["since_or_earlier"]) == ("deprecated", "2026-12-01", True)
 
 
 def test_text_groups_by_file_and_shows_hostile_names_safely(capsys, repo):
@@ -65,7 +67,7 @@ def test_text_groups_by_file_and_shows_hostile_names_safely(capsys, repo):
         "proto/order.proto",
         "  Order.note: optional, pending promotion to required, since 2026-11-02; promotable from 2027-01-31",
         "schemas/e\\x1b[2J.json",
-        "  $.old: deprecated, since 2026-12-01; removable from 2026-12-15",
+        "  $.old: deprecated, since 2026-12-01 or earlier; removable from 2026-12-15",
         "schemas/user.json",
         '  $.fax: double-write, replaced by "$.faxNumber", since 2026-11-27; old one removable from 2026-12-11',
         "  $.faxNumber: optional, pending promotion to required, since 2026-11-27; promotable from 2027-02-25"]

@@ -72,6 +72,18 @@ def test_promotion_with_unknown_history_stays_an_error(fmt, versions):
 
 
 @pytest.mark.parametrize("fmt", list(Format))
+def test_optional_in_every_version_read_is_dated_at_least(fmt):
+    """The history read (30 versions, or a shallow clone) may stop before the field was added:
+    the date is the latest it can be, and said to be so."""
+    _result, finding = promote(fmt, history(fmt, 3, 120)[:-1])
+    assert finding.severity is Severity.WARNING
+    assert " Optional since at least 2026-08-04, 120 days;" in finding.message
+    _result, finding = promote(fmt, history(fmt, 3, 60)[:-1])
+    assert finding.severity is Severity.ERROR
+    assert "optional since at least 2026-10-03 (60 days)" in finding.message
+
+
+@pytest.mark.parametrize("fmt", list(Format))
 def test_a_window_of_zero_disables_staging(fmt):
     _result, finding = promote(fmt, history(fmt, 400), window=0)
     assert finding.severity is Severity.ERROR
