@@ -23,8 +23,8 @@ PASSED = " Optional since {since}, {days}; producers that still omit it will now
 # When the run reaches the oldest version read, the true start may be earlier still.
 AT_LEAST = "at least "
 UNKNOWN = (" Since when it has been optional cannot be established from the base branch's "
-           "history (it may be shallow or rewritten), so the {window}-day promotion window is "
-           "not taken as passed.")
+           "history (none could be read, or it was rewritten and no longer leads to the base), "
+           "so the {window}-day promotion window is not taken as passed.")
 
 
 def stage(findings: Sequence[Finding], *, base: str, fmt: Format, history: History,
