@@ -2,6 +2,7 @@
 whether each is optional and deprecated."""
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from typing import Iterable, NamedTuple
@@ -12,6 +13,9 @@ from .deprecation import PROTO_DEPRECATED_OPTION, marked
 from .jsonwalk import MAX_NODES, objects
 
 MAX_REF_DEPTH = 8  # local `$ref`s followed inside one another
+# Elements read from one version at most: the calendar reads up to 30 versions in the App's
+# process. An element left out is never in a state, so a date is only ever later, never earlier.
+MAX_ELEMENTS = 10_000
 PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # Protobuf, read left to right: comments and strings (skipped, so their braces do not count),
 # a block's opening, a lone brace, or a field. Every repeated part is anchored at a word or a
@@ -45,7 +49,7 @@ def elements(text: str, *, fmt: Format) -> dict[str, Element]:
             return {}
         found = _avro(document) if fmt is Format.AVRO else _jsonschema(document)
     out: dict[str, Element] = {}
-    for element in found:
+    for element in itertools.islice(found, MAX_ELEMENTS):
         seen = out.get(element.path, element)
         out[element.path] = element._replace(optional=seen.optional and element.optional,
                                              deprecated=seen.deprecated or element.deprecated)
@@ -99,15 +103,15 @@ def _jsonschema(document: object) -> Iterable[Element]:
     """`$.a.b` (or `Title.a.b`) for each declared property; optional unless its object requires it."""
     title = document.get("title") if isinstance(document, dict) else None
     root = title if isinstance(title, str) and PLAIN.match(title) else "$"
-    stack, budget = [(document, root, 0)], MAX_NODES
+    stack, budget = [(document, root, ())], MAX_NODES
     while stack and budget:
         budget -= 1
         schema, path, refs = stack.pop()
         if not isinstance(schema, dict):
             continue
-        ref = schema.get("$ref")
-        if isinstance(ref, str) and refs < MAX_REF_DEPTH:
-            stack.append((_local(document, ref), path, refs + 1))
+        ref = schema.get("$ref")  # followed once per chain: a recursive schema is not unrolled
+        if isinstance(ref, str) and ref not in refs and len(refs) < MAX_REF_DEPTH:
+            stack.append((_local(document, ref), path, (*refs, ref)))
         required = _required(schema)
         properties = schema.get("properties")
         for name, child in properties.items() if isinstance(properties, dict) else ():

@@ -124,6 +124,8 @@ def test_a_field_added_as_required_is_not_staged():
                       '= LEGACY_REQUIRED];\n  string c = 2; // d = 3;\n  message E { int32 f = 1; }\n'
                       '  oneof g { string h = 4; }\n}\n', {"A.c", "A.E.f"}),
     (Format.PROTOBUF, 'syntax = "proto3";\nmessage A { optional string b = 1; }\n', set()),
+    (Format.JSONSCHEMA, '{"$ref": "#/$defs/n", "$defs": {"n": {"properties": {"next": {"$ref": "#/$defs/n"}}}}}',
+     {"$.next"}),  # a recursive schema is not unrolled
     (Format.AVRO, "not json", set()),
 ])
 def test_optional_paths_follow_the_engines_names(fmt, text, expected):
