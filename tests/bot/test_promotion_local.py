@@ -39,3 +39,20 @@ def test_promoting_a_field_optional_for_10_days_fails_naming_the_date(tmp_path, 
     code, data, finding = promote(tmp_path, capsys, 10)
     assert (code, data["conclusion"], finding["severity"]) == (1, "failure", "error")
     assert "may become required from 2027-02-20" in finding["message"]
+
+
+def test_a_shallow_clone_dates_the_field_no_earlier_than_its_oldest_commit(tmp_path, capsys):
+    """CI checks out one or two commits: the field may be older than the oldest one, so the
+    date is said to be the latest possible, and the window is judged from it."""
+    promote(tmp_path, capsys, 10)  # builds tmp_path/repo; its verdict is the test above's
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth", "2", "--branch", "feature", f"file://{tmp_path / 'repo'}",
+        str(clone))
+    assert git(clone, "rev-parse", "--is-shallow-repository") == "true"
+    # HEAD~1, the clone's oldest commit, is main's tip: the field's first optional version.
+    code = main(["review", "--repo", str(clone), "--base", "HEAD~1", "--head", "HEAD",
+                 "--output", "json"], now=NOW)
+    [finding] = [f for f in json.loads(capsys.readouterr().out)["findings"]
+                 if f["rule"] == "JSONSCHEMA_PROPERTY_MADE_REQUIRED"]
+    assert (code, finding["severity"]) == (1, "error")
+    assert "optional since at least 2026-11-22 (10 days)" in finding["message"]
