@@ -21,15 +21,14 @@ MAX_IMPORT_ROUNDS = 4
 WELL_KNOWN = "google/protobuf/"
 # Versions looked at for a deprecation marker or a transitive check, at most.
 HISTORY_DEPTH = 30
+HISTORY_BATCH = 20  # as many as the check summary charts (bot/review.py MAX_CHARTED)
 TOO_LARGE = "the {side} version is {size:,} bytes, over the {limit:,}-byte limit for a schema"
 BINARY = "the {side} version is binary, not schema text"
 
 
 class LazyHistory(Sequence):
-    """A file's older versions, fetched only if a rule needs them (transitive mode, deprecations).
-
-    Most reviews never look, so a pull request costs no history calls at all.
-    """
+    """A file's older versions, fetched only if needed (transitive mode, the deprecation and
+    promotion windows, the migration calendar), for a batch of files at once."""
 
     def __init__(self, fetch: Callable[[], list[tuple[str, str, str]]]):
         self._fetch, self._items = fetch, None
@@ -92,6 +91,8 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
                              if blobs.get((ref, path)) and blobs[(ref, path)].text is not None})
     roots = tuple(dict.fromkeys((*config.import_roots, *layout.roots))) or ("",)
     imports = _imports(repo, roots, blobs, files)
+    histories = _Histories(repo, base_sha, config, paths=[
+        f.previous_filename or f.filename for f in files if f.status != FileStatus.ADDED])
     changes = []
     for f in files:
         base_path = f.previous_filename or f.filename
@@ -101,7 +102,7 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
             head_text=_text(blobs.get((head_sha, f.filename))),
             base_imports=imports.get((base_sha, base_path), {}),
             head_imports=imports.get((head_sha, f.filename), {}),
-            history=LazyHistory(lambda path=base_path: _history(repo, path, base_sha, config)),
+            history=LazyHistory(lambda path=base_path: histories.of(path)),
             buf_layout=layout if f.filename.endswith(".proto") else None,
             problem=_problem(base=blobs.get((base_sha, base_path)), head=blobs.get((head_sha, f.filename))),
             blob_ids=(_oid(blobs.get((base_sha, base_path))), _oid(blobs.get((head_sha, f.filename))))))
@@ -126,10 +127,26 @@ def _text(blob: Blob | None) -> str | None:
     return blob.text if blob else None
 
 
-def _history(repo: RepoClient, path: str, ref: str, config: Config) -> list[tuple[str, str, str]]:
-    commits = repo.history(path, ref, max(HISTORY_DEPTH, config.transitive_versions))
-    blobs = repo.blobs([(sha, path) for sha, _date in commits])
-    return [(sha, date, _text(blobs.get((sha, path))) or "") for sha, date in commits]
+class _Histories:
+    """The files' versions on the base branch, read HISTORY_BATCH files at a time the first time
+    one of them is needed: one query for their commits, one per BLOBS_PER_QUERY versions."""
+
+    def __init__(self, repo: RepoClient, ref: str, config: Config, *, paths: list[str]):
+        self._repo, self._ref, self._paths, self._found = repo, ref, paths, {}
+        self._depth = max(HISTORY_DEPTH, config.transitive_versions)
+
+    def of(self, path: str) -> list[tuple[str, str, str]]:
+        if path not in self._found:
+            later = self._paths[self._paths.index(path) + 1:] if path in self._paths else []
+            self._read([path, *[p for p in later if p not in self._found][:HISTORY_BATCH - 1]])
+        return self._found[path]
+
+    def _read(self, paths: list[str]) -> None:
+        commits = self._repo.histories(paths, self._ref, self._depth)
+        blobs = self._repo.blobs([(sha, path) for path in paths for sha, _date in commits.get(path, ())])
+        for path in paths:
+            self._found[path] = [(sha, date, _text(blobs.get((sha, path))) or "")
+                                 for sha, date in commits.get(path, ())]
 
 
 def _imports(repo: RepoClient, roots: tuple[str, ...], blobs: dict, files) -> dict:

@@ -41,6 +41,11 @@ BLOBS_PER_QUERY = 250  # a 120-file pull request's base and head versions in one
 BLOB_QUERY = """query($owner: String!, $name: String!, {declarations}) {{
   repository(owner: $owner, name: $name) {{ {selections} }}
 }}"""
+# Aliased `history(path:)` lookups per GraphQL query: the calendar dates every file's versions.
+HISTORIES_PER_QUERY = 50
+HISTORY_QUERY = """query($owner: String!, $name: String!, $ref: String!, $first: Int!, {declarations}) {{
+  repository(owner: $owner, name: $name) {{ object(expression: $ref) {{ ... on Commit {{ {selections} }} }} }}
+}}"""
 MINIMIZE = """mutation($id: ID!) {
   minimizeComment(input: {subjectId: $id, classifier: OUTDATED}) { minimizedComment { isMinimized } }
 }"""
@@ -289,16 +294,25 @@ class RepoClient:
             raise
         return other.file_text(f"refs/heads/{branch}", path)
 
-    @_operation("history", reads=True)
-    def history(self, path: str, ref: str, limit: int) -> list[tuple[str, str]]:
-        """(sha, ISO date) of the newest `limit` commits on `ref` that touched `path`."""
-        commits = self._repo.get_commits(sha=ref, path=path)
-        out = []
-        for commit in commits:
-            out.append((commit.sha, commit.commit.committer.date.isoformat()))
-            if len(out) >= limit:
-                break
-        return out
+    @_operation("histories", reads=True)
+    def histories(self, paths: Iterable[str], ref: str, limit: int) -> dict[str, list[tuple[str, str]]]:
+        """Path -> (sha, ISO date) of the newest `limit` (at most 100) commits on `ref` that
+        touched it; one GraphQL query per HISTORIES_PER_QUERY paths."""
+        wanted, found = list(dict.fromkeys(paths)), {}
+        for start in range(0, len(wanted), HISTORIES_PER_QUERY):
+            chunk = wanted[start:start + HISTORIES_PER_QUERY]
+            variables = {"owner": self.owner, "name": self.name, "ref": ref, "first": min(limit, 100),
+                         **{f"p{index}": path for index, path in enumerate(chunk)}}
+            query = HISTORY_QUERY.format(
+                declarations=", ".join(f"$p{index}: String!" for index in range(len(chunk))),
+                selections=" ".join(f"h{index}: history(path: $p{index}, first: $first) "
+                                    "{ nodes { oid committedDate } }" for index in range(len(chunk))))
+            data = self._graphql(query, variables)
+            commit = ((data.get("data") or {}).get("repository") or {}).get("object") or {}
+            for index, path in enumerate(chunk):
+                nodes = (commit.get(f"h{index}") or {}).get("nodes") or []
+                found[path] = [(node["oid"], node["committedDate"]) for node in nodes if node]
+        return found
 
     # --- check runs ----------------------------------------------------------------------------
     @_operation("find_check_run")

@@ -68,9 +68,11 @@ type Blob implements Node & GitObject {
 }
 type Tree implements Node & GitObject { id: ID! oid: GitObjectID! abbreviatedOid: String! }
 type Commit implements Node & GitObject {
-  id: ID! oid: GitObjectID! abbreviatedOid: String! message: String!
+  id: ID! oid: GitObjectID! abbreviatedOid: String! message: String! committedDate: DateTime!
   checkSuites(first: Int, last: Int, after: String, before: String, filterBy: CheckSuiteFilter): CheckSuiteConnection
+  history(first: Int, path: String): CommitHistoryConnection!
 }
+type CommitHistoryConnection { totalCount: Int! pageInfo: PageInfo! nodes: [Commit] }
 type Repository implements Node {
   id: ID! name: String! nameWithOwner: String!
   object(expression: String, oid: GitObjectID): GitObject
@@ -134,6 +136,7 @@ def _build():
     schema.get_type("PullRequest").fields["reviewThreads"].resolve = review_state.threads
     schema.get_type("PullRequestReviewThread").fields["comments"].resolve = review_state.thread_comments
     schema.get_type("Commit").fields["checkSuites"].resolve = review_state.check_suites
+    schema.get_type("Commit").fields["history"].resolve = _history
     schema.get_type("CheckSuite").fields["checkRuns"].resolve = review_state.check_runs
     mutation["minimizeComment"].resolve = _minimize
     mutation["unminimizeComment"].resolve = _unminimize
@@ -156,9 +159,7 @@ def _object(parent, info, expression=None, oid=None):
     if commit is None:
         return None
     if not path:
-        return {"__typename": "Commit", "id": f"C_emu{commit}", "oid": commit,
-                "abbreviatedOid": commit[:7], "message": git.info(commit).message,
-                "_repo": parent["_repo"]}
+        return _commit(parent["_repo"], commit)
     entry = git.entry(commit, path)
     if entry is None:
         return None
@@ -170,6 +171,22 @@ def _object(parent, info, expression=None, oid=None):
     text = None if binary else data[:BLOB_TEXT_LIMIT].decode("utf-8", errors="ignore")
     return {"__typename": "Blob", **base, "text": text, "byteSize": len(data), "isBinary": binary,
             "isTruncated": not binary and len(data) > BLOB_TEXT_LIMIT}
+
+
+def _commit(repo, sha: str) -> dict:
+    info = repo.git.info(sha)
+    return {"__typename": "Commit", "id": f"C_emu{sha}", "oid": sha, "abbreviatedOid": sha[:7],
+            "message": info.message, "committedDate": info.committer_date, "_repo": repo}
+
+
+def _history(commit, _info, first=None, path=None):
+    """The commits reachable from this one, newest first, that touched `path` (GitHub caps a
+    page at 100)."""
+    shas = commit["_repo"].git.log(commit["oid"], path=path or None)
+    page = shas[:min(first or 100, 100)]
+    return {"totalCount": len(shas), "nodes": [_commit(commit["_repo"], sha) for sha in page],
+            "pageInfo": {"hasNextPage": len(shas) > len(page), "hasPreviousPage": False,
+                         "startCursor": None, "endCursor": None}}
 
 
 def _comment(ctx: Ctx, node_id: str):

@@ -1,5 +1,6 @@
 """What the review reads from the base branch's history: transitive modes, the deprecation and
 promotion windows, the migration calendar."""
+import collections
 from datetime import datetime, timedelta, timezone
 
 from tests.integration.test_review_flow import AVRO_BASE, JSON_BASE, PROTO_BASE, open_pull, review_of
@@ -86,3 +87,24 @@ def test_promoting_a_field_optional_for_10_days_fails_naming_the_date(github, ap
     assert f"may become required from {allowed}" in run.output["summary"]
     calendar = run.output["summary"].split("### Migrations in flight", 1)[1]
     assert "`Customer.email` | optional, pending promotion to required | this change" in calendar
+
+
+def test_the_calendar_reads_every_files_history_in_a_constant_number_of_calls(github, app_url):
+    """20 JSON Schemas, each with an optional property, a deprecated one and a new one: their
+    histories are one GraphQL query for the commits and one for the versions' texts."""
+    base = JSON_BASE.replace('"phone": {"type": "string"}',
+                             '"phone": {"type": "string"},\n    "fax": {"type": "string"}')
+    head = base.replace('"fax": {"type": "string"}', '"fax": {"type": "string", "deprecated": true},'
+                        '\n    "faxNumber": {"type": "string"}')
+    files = {f"schemas/c{i:02}.schema.json": base for i in range(20)}
+    repo, pull = open_pull(github, files, {path: head for path in files})
+    github.clear_calls()
+    run = review_of(github, app_url, repo, pull)
+    calendar = run.output["summary"].split("### Migrations in flight", 1)[1]
+    # 20 double-writes and 20 new optional properties pending promotion, file by file; 15 shown.
+    assert calendar.count("| double-write, replaced by `Customer.faxNumber` | this change |") == 8
+    assert calendar.count("| optional, pending promotion to required | this change |") == 7
+    assert "…and 25 more" in calendar
+    reads = collections.Counter(c.operation for c in github.calls
+                                if c.operation in ("graphql", "repos/list-commits"))
+    assert reads == {"graphql": 3}, reads  # the review's query, the histories, their texts

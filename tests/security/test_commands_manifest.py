@@ -25,7 +25,7 @@ REQUIRED = {
     "compare_files": ("contents", "read"),  # a merge group's files against its base
     "blobs": ("contents", "read"),  # GraphQL object(expression:) on the repository
     "shared_file": ("contents", "read"),  # GET /repos/{o}/{r} (metadata) + a blob of another installed repo
-    "history": ("contents", "read"),
+    "histories": ("contents", "read"),  # GraphQL Commit.history(path:) for many files at once
     "find_check_run": ("checks", "read"),
     "create_check_run": ("checks", "write"),
     "edit_check_run": ("checks", "write"),
