@@ -1,7 +1,8 @@
 """GitHub API calls, webhook-to-verdict time and where the time went, of one review per size.
 
 Runs the real App under gunicorn against the local GitHub emulator (loopback only).
-Usage: python bench/review_calls.py [--files 1 20 120]
+Usage: python bench/review_calls.py [--files 1 20 120] [--schemas avro|jsonschema]
+(jsonschema: files with optional properties, whose history the migration calendar reads)
 """
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ from tests.harness.server import SECRET, app_env, gunicorn  # noqa: E402
 
 BASE = '{\n  "type": "record",\n  "name": "E",\n  "fields": [\n    {"name": "id", "type": "string"}\n  ]\n}\n'
 HEAD = BASE.replace('"string"}\n', '"string"},\n    {"name": "level", "type": "int"}\n')
+JSON_BASE = '{\n  "type": "object",\n  "properties": {\n    "id": {"type": "string"}\n  }\n}\n'
+JSON_HEAD = JSON_BASE.replace('"string"}\n', '"string"},\n    "level": {"type": "integer"}\n')
+SCHEMAS = {"avro": ("s/f{i}.avsc", BASE, HEAD), "jsonschema": ("schemas/f{i}.json", JSON_BASE, JSON_HEAD)}
 
 
 def stages(log: Path, repository: str) -> dict:
@@ -34,9 +38,11 @@ def stages(log: Path, repository: str) -> dict:
     return found
 
 
-def measure(emulator: GitHubEmulator, url: str, files: int, *, name: str, log: Path) -> dict:
-    repo = emulator.create_repo("bench", name, {f"s/f{i}.avsc": BASE for i in range(files)})
-    repo.commit("feature", {f"s/f{i}.avsc": HEAD for i in range(files)}, "Add level", base="main")
+def measure(emulator: GitHubEmulator, url: str, files: int, *, name: str, log: Path,
+            schemas: str = "avro") -> dict:
+    path, base, head = SCHEMAS[schemas]
+    repo = emulator.create_repo("bench", name, {path.format(i=i): base for i in range(files)})
+    repo.commit("feature", {path.format(i=i): head for i in range(files)}, "Add level", base="main")
     pull = emulator.open_pull("bench", repo.name, "feature", "main", "Add level")
     emulator.clear_calls()
     started = time.perf_counter()
@@ -62,6 +68,7 @@ def measure(emulator: GitHubEmulator, url: str, files: int, *, name: str, log: P
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--files", type=int, nargs="+", default=[1, 20])
+    parser.add_argument("--schemas", choices=sorted(SCHEMAS), default="avro")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, GitHubEmulator(Path(tmp)) as emulator:
         log = Path(tmp) / "gunicorn.log"
@@ -69,7 +76,8 @@ def main() -> int:
         try:
             measure(emulator, url, 1, name="warm-up", log=log)  # token, imports, the first request
             for files in args.files:
-                row = measure(emulator, url, files, name=f"files-{files}", log=log)
+                row = measure(emulator, url, files, name=f"files-{files}", log=log,
+                              schemas=args.schemas)
                 print(f"{row['files']:>4} files: {row['calls']:>3} API calls, verdict after "
                       f"{row['verdict_s']}s, review posted after {row['all_posted_s']}s")
                 print("      " + ", ".join(f"{op}={n}" for op, n in sorted(row["by_operation"].items())))
