@@ -74,10 +74,12 @@ def test_slow_github_does_not_slow_the_webhook_answer(github, app_url):
 
 def test_a_token_revoked_mid_job_is_renewed_and_the_job_finishes(github, app_url):
     repo, pull = open_pull(github)
-    github.inject("GET", FILES, delay=1.0)
+    # The review lists the files, then reads everything else in one GraphQL query: that query,
+    # held back 1 s, meets a token expired meanwhile.
+    held = github.inject("POST", r"^/graphql$", delay=1.0)
     deliver(github, app_url, github.pull_request_event("opened", pull))
-    wait_for(lambda: runs(github, repo, pull.head_sha), what="the check run in progress")
-    github.expire_tokens()  # the files request, held back 1 s, now meets a dead token
+    wait_for(lambda: held.hits, what="the review's GraphQL read")
+    github.expire_tokens()
     completed_run(github, repo, pull.head_sha)
     settle(github)
     assert_one_verdict(github, repo, pull)
