@@ -13,7 +13,9 @@ from rules import Format
 
 # Protobuf's top level, roughly: comments and string literals out, then braces counted (one
 # line may hold a whole file).
-NOISE = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\])*"' + r"|'(?:\\.|[^'\\])*'", re.DOTALL)
+# Every alternative always matches (an unterminated comment or string runs to the end of the
+# file or line), so the scan stays linear on a hostile file of unclosed `/*` or quotes.
+NOISE = re.compile(r'//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*"?' + r"|'(?:\\.|[^'\\\n])*'?", re.DOTALL)
 TOKENS = re.compile(r"[{}]|\bpackage\s+([\w.]+)|\b(?:message|enum|service)\s+(\w+)")
 RENAMED = "renamed"  # the files API's status (bot.review.FileStatus.RENAMED)
 

@@ -43,3 +43,10 @@ def test_a_removed_and_an_added_file_with_one_type_are_paired(old_name, new_path
         assert (moved.base_text, moved.head_text) == (AVRO % old_name, AVRO % "U")
     else:
         assert out == [gone, new]
+
+
+@pytest.mark.parametrize("hostile", ["/*" * 100_000, '"' * 200_000, "'a" * 100_000, "{" * 200_000])
+def test_hostile_protobuf_text_is_scanned_in_one_pass(hostile):
+    """Unclosed comments, quotes and braces: every token pattern matches once and moves on
+    (a pattern that could fail after scanning to the end would make this quadratic)."""
+    assert identities(Format.PROTOBUF, hostile + "\npackage p; message M {}") <= {"p.M"}
