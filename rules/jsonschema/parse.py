@@ -1,7 +1,6 @@
 """JSON Schema text -> Parsed: JSON with lines, the draft, meta-schema and pattern checks, refs."""
 from __future__ import annotations
 
-import json
 from collections import deque
 from dataclasses import dataclass
 
