@@ -53,9 +53,9 @@ def test_a_worker_killed_mid_job_is_resumed_after_restart_with_one_review(github
     first, url = gunicorn(env, tmp_path / "first.log")
     repo, pull = open_pull(github)
     if moment == "before the verdict":
-        github.inject("GET", FILES, delay=3.0)
+        held = github.inject("GET", FILES, delay=3.0)  # the job's first read: it is mid-way while held
         deliver(github, url, github.pull_request_event("opened", pull))
-        wait_for(lambda: runs(github, repo, pull.head_sha), what="the check run in progress")
+        wait_for(lambda: held.hits, what="the job's held file listing")
     else:
         delayed = github.inject("POST", REVIEWS, delay=1.5)
         deliver(github, url, github.pull_request_event("opened", pull))
@@ -64,10 +64,10 @@ def test_a_worker_killed_mid_job_is_resumed_after_restart_with_one_review(github
     if moment != "before the verdict" and delayed.hits:
         # A review POST already sent lands once its 1.5 s delay is over, though its sender is dead.
         wait_for(lambda: reviews(github, repo, pull), what="the review POST sent before the kill")
-    updates = runs(github, repo, pull.head_sha)[0].updates
+    updates = next((run.updates for run in runs(github, repo, pull.head_sha)), -1)
     second, _url = gunicorn(env, tmp_path / "second.log")
     try:
-        wait_for(lambda: (r := runs(github, repo, pull.head_sha)[0]).status == "completed" and r.updates > updates,
+        wait_for(lambda: any(r.status == "completed" and r.updates > updates for r in runs(github, repo, pull.head_sha)),
                  what="the resumed job's verdict")
         settle(github)
     finally:

@@ -30,9 +30,9 @@ def test_two_worker_processes_review_and_a_killed_one_is_recovered(github, redis
             assert len(runs(github, repo, pull.head_sha)) == 1 and len(reviews(github, repo, pull)) == 1
         # A worker killed mid-job: another worker process takes the job over.
         repo, pull = open_pull(github)
-        github.inject("GET", FILES, delay=3.0)
+        held = github.inject("GET", FILES, delay=3.0)  # the job's first read: it is mid-way while held
         deliver(github, url, github.pull_request_event("opened", pull))
-        wait_for(lambda: runs(github, repo, pull.head_sha), what="the check run in progress")
+        wait_for(lambda: held.hits, what="the job's held file listing")
         first.kill()
         second = worker(env, tmp_path / "worker-2.log")
         try:
