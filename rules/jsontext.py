@@ -22,13 +22,25 @@ _ANY_BRACKET = re.compile(r"[{}\[\]]")
 _COLON = re.compile(r"\s*:")
 
 
+class Line(int):
+    """A line number in another file than the one under review (a schema it references):
+    findings made from it name that file."""
+
+    file: str
+
+    def __new__(cls, value: int, file: str):
+        line = super().__new__(cls, value)
+        line.file = file
+        return line
+
+
 class _Document:
     """The text behind the objects; line numbers are worked out only when somebody asks."""
 
-    __slots__ = ("text", "_blocks")
+    __slots__ = ("text", "_blocks", "file")
 
-    def __init__(self, text: str):
-        self.text, self._blocks = text, None
+    def __init__(self, text: str, file: str | None = None):
+        self.text, self._blocks, self.file = text, None, file
 
     def line(self, offset: int) -> int:
         # Newlines are counted per block once, then within one block per question: cheaper than
@@ -39,7 +51,8 @@ class _Document:
                                            for start in range(0, len(text), _LINE_BLOCK)))
         block = offset // _LINE_BLOCK
         before = self._blocks[block - 1] if block else 0
-        return before + text.count("\n", block * _LINE_BLOCK, offset) + 1
+        line = before + text.count("\n", block * _LINE_BLOCK, offset) + 1
+        return line if self.file is None else Line(line, self.file)
 
     def key_offsets(self, start: int, end: int):
         """(key, offset) of the keys directly inside the object spanning start..end."""
@@ -117,8 +130,9 @@ def _spans(text: str, file: str, document: _Document) -> list[tuple[int, int]]:
     return closed
 
 
-def loads(text: str, file: str) -> object:
-    """Parse JSON text; objects come back as LineDict. Raises SchemaError on bad input."""
+def loads(text: str, file: str, *, located: bool = False) -> object:
+    """Parse JSON text; objects come back as LineDict. Raises SchemaError on bad input.
+    `located`: the text is another file than the one under review, its lines are Lines."""
     made: list[LineDict] = []
 
     def make_object(pairs: list) -> LineDict:
@@ -140,7 +154,7 @@ def loads(text: str, file: str) -> object:
         # like "a}" and take its bracket for a real one.
         return value
     # Only valid JSON is scanned, so every string is terminated and the scan is linear.
-    document = _Document(text)
+    document = _Document(text, file if located else None)
     for obj, (start, end) in zip(made, _spans(text, file, document)):
         obj._doc, obj._start, obj._end = document, start, end
     return value

@@ -33,8 +33,9 @@ def decode(path: str, data: bytes) -> str:
     return text
 
 
-def read(path: str, *, proto_paths: tuple[str, ...] = ()) -> Source:
-    """A Source from a local file (the CLI's OLD, NEW and --against arguments)."""
+def read(path: str, *, proto_paths: tuple[str, ...] = (), root: str | None = None) -> Source:
+    """A Source from a local file (the CLI's OLD, NEW and --against arguments). Its schema
+    set (`imports`) is the other files of its format under `root` (default: its directory)."""
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_SCHEMA_BYTES + 1)
@@ -43,7 +44,8 @@ def read(path: str, *, proto_paths: tuple[str, ...] = ()) -> Source:
     if len(data) > MAX_SCHEMA_BYTES:
         size = Path(path).stat().st_size
         raise SchemaError(path, None, TOO_LARGE.format(size=size, limit=MAX_SCHEMA_BYTES))
-    imports = SiblingSchemas(path, ".avsc") if path.endswith(".avsc") else {}
+    suffix = Path(path).suffix.lower()
+    imports = SiblingSchemas(path, suffix, root=root) if suffix in SET_SUFFIXES else {}
     if path.endswith(".proto"):  # a buf module's roots, as `buf` itself would resolve imports
         proto_paths = tuple(dict.fromkeys((*proto_paths, *buf_layout(path).roots)))
     return Source(path=path, text=decode(path, data), proto_paths=own_root_first(path, proto_paths),
@@ -70,31 +72,51 @@ def buf_layout(path: str):
     return bufyaml.layout(files)
 
 
-class SiblingSchemas(Mapping):
-    """The other files with the same extension under a file's directory, path -> text: the
-    named types an Avro file may use by name. Read only when the file names a type it does not
-    define itself, and bounded: a file in a huge directory does not walk all of it."""
+# Formats whose files name other files' schemas (Avro named types, JSON Schema `$ref`s); a
+# protobuf file names its imports itself, resolved through the import roots instead.
+SET_SUFFIXES = (".avsc", ".json")
 
-    def __init__(self, path: str, suffix: str):
-        self._own, self._suffix, self._files = Path(path).resolve(), suffix, None
+
+class SiblingSchemas(Mapping):
+    """A version's schema set from disk: the other files with the same extension under `root`
+    (default: the file's directory), name -> text, where a name is spelled as the file's own
+    path is (joined onto `root` as given). Walked only when a schema names something it does
+    not hold itself, read file by file, and bounded: a huge directory is not walked whole."""
+
+    def __init__(self, path: str, suffix: str, *, root: str | None = None):
+        self._own = Path(path).resolve()
+        self._root = os.path.dirname(path) if root is None else root
+        self._suffix, self._paths, self._texts = suffix, None, {}
 
     def __bool__(self) -> bool:
         return True  # asked before any lookup; the walk decides what is really there
 
-    def _load(self) -> dict[str, str]:
-        if self._files is None:
-            self._files = {}
-            for other in _walk(self._own.parent, self._suffix):
-                if other.resolve() == self._own or other.stat().st_size > MAX_SCHEMA_BYTES:
-                    continue
-                try:
-                    self._files[str(other)] = decode(str(other), other.read_bytes())
-                except (OSError, SchemaError):
-                    continue  # not a usable schema: it defines nothing
-        return self._files
+    def _load(self) -> dict[str, Path]:
+        if self._paths is None:
+            self._paths = {}
+            top = Path(self._root or ".")
+            for other in _walk(top, self._suffix):
+                if other.resolve() != self._own:
+                    self._paths[os.path.join(self._root, other.relative_to(top).as_posix())] = other
+        return self._paths
 
     def __getitem__(self, key: str) -> str:
-        return self._load()[key]
+        if key not in self._texts:
+            other = self._load().get(key) or self._beyond(key)
+            try:
+                too_large = other.stat().st_size > MAX_SCHEMA_BYTES
+                self._texts[key] = "" if too_large else decode(key, other.read_bytes())
+            except (OSError, SchemaError):
+                self._texts[key] = ""  # not a usable schema: it defines nothing
+        return self._texts[key]
+
+    def _beyond(self, key: str) -> Path:
+        """A file named directly (a `$ref` by path) that the walk did not list: outside the
+        root, or past the walk's bound. Only files of the same format."""
+        other = Path(key)
+        if other.suffix.lower() != self._suffix or not other.is_file() or other.resolve() == self._own:
+            raise KeyError(key)
+        return other
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._load())
@@ -112,7 +134,7 @@ def _walk(root: Path, suffix: str) -> Iterator[Path]:
             visited += 1
             if visited > MAX_WALKED:
                 return
-            if name.endswith(suffix):
+            if name.lower().endswith(suffix):
                 yield Path(folder) / name
 
 

@@ -1,6 +1,7 @@
 """jsonschema support: parse, pair old/new elements, run the jsonschema rules (listed in RULES)."""
 from __future__ import annotations
 
+import dataclasses
 from typing import Iterator
 
 from ..model import Finding, Options, Policy
@@ -36,7 +37,16 @@ __all__ = ["RULES", "parse", "compare", "notes"]
 
 
 def compare(old: Parsed, new: Parsed, options: Options) -> Iterator[Finding]:
-    return Context(old, new, options, RULES).findings()
+    return map(_attributed, Context(old, new, options, RULES).findings())
+
+
+def _attributed(finding: Finding) -> Finding:
+    """A finding whose line is in a referenced file names that file (where the change is).
+    Suggestions are made from the checked file's own text, so one for another file is dropped."""
+    file = getattr(finding.line, "file", None)
+    if file is None:
+        return finding
+    return dataclasses.replace(finding, file=file, line=int(finding.line), suggestion=None)
 
 
 def notes(options: Options) -> tuple[str, ...]:

@@ -1,91 +1,155 @@
-"""Local `$ref` resolution: JSON pointers, `$id`s and anchors inside one document.
+"""`$ref` resolution for one version: its document and the repository's files it references.
 
 Each reference resolves against the base URI of the schema it sits in, as the specification
 says: the nearest enclosing `$id`, joined onto its parent's, and at the top the document's own
-`$id`, else the file's path. So `#/$defs/x` inside a subschema with its own `$id` means that
-subschema's `$defs`, and a full URL that spells out an embedded `$id` is found in the file.
+`$id`, else the file's path (`file:///` + the repository path). The `referencing` library does
+the lookups, in a registry that holds this document and, as references reach them, the other
+files of the same revision (the version's schema set, `Source.imports`): by path
+(`"$ref": "common/address.schema.json"`) or by `$id`. Nothing is ever fetched from the network:
+a reference the set cannot satisfy stays External and is compared by its text.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from urllib.parse import unquote, urldefrag, urljoin
 
+import referencing
+import referencing.jsonschema
+from referencing.exceptions import NoSuchAnchor, NoSuchResource, PointerToNowhere, Unresolvable
+
+from .. import jsontext
 from ..model import SchemaError
-from . import keywords
+from . import drafts, keywords
 from .drafts import Draft
 
 FILE_BASE = "file:///"  # a document without an `$id` is known by its path in the repository
-DANGLING = 'local $ref "{ref}" does not point at anything in this file'
+DANGLING = '$ref "{ref}" does not point at anything in {where}'
 CIRCULAR = '$ref "{ref}" is circular: it only ever points at other references'
 NOT_A_SCHEMA = '$ref "{ref}" points at a value that is not a schema'
+# Files of the schema set parsed to find `$id`s (an unknown URL may name none of them).
+MAX_SEARCHED = 200
+
+SPECIFICATIONS = {
+    Draft.DRAFT4: referencing.jsonschema.DRAFT4,
+    Draft.DRAFT6: referencing.jsonschema.DRAFT6,
+    Draft.DRAFT7: referencing.jsonschema.DRAFT7,
+    Draft.DRAFT2019: referencing.jsonschema.DRAFT201909,
+    Draft.DRAFT2020: referencing.jsonschema.DRAFT202012,
+}
 
 
 class External:
-    """A reference to another document: it cannot be checked, only compared by its text."""
+    """A reference outside the schema set: it cannot be checked, only compared by its text."""
 
     def __init__(self, ref: str):
         self.ref = ref
 
 
+def uri_of(path: str) -> str:
+    return urljoin(FILE_BASE, path.lstrip("/"))
+
+
 class Refs:
-    """The references of one parsed document."""
+    """The references of one version: its document, plus the set's files as they are reached."""
 
-    def __init__(self, root: object, draft: Draft, file: str, schemas: list):
+    def __init__(self, root: object, draft: Draft, file: str, schemas: list,
+                 files: Mapping[str, str] | None = None):
         self.root, self.draft, self.file, self._schemas = root, draft, file, schemas
-        self.resources: dict[str, object] = {}  # absolute URI (no fragment) -> schema
-        self.anchors: dict[tuple[str, str], object] = {}  # (resource URI, name) -> schema
         self.bases: dict[int, str] = {}  # id(schema) -> the base URI its references use
-        self._index(root, urljoin(FILE_BASE, file.lstrip("/")))
+        self._files = files or {}
+        self._paths: dict[str, str] | None = None  # URI -> path in the set, on first need
+        self._loaded: set[str] = {file}  # paths whose documents are in the registry
+        self._searched: set[str] = set()  # last URI segments already looked for as `$id`s
+        self._targets: dict[int, object] = {}  # id($ref node) -> its target, memoised
+        self._registry = referencing.Registry()
+        self._add(root, draft, uri_of(file))
 
-    def _index(self, root: object, document_base: str) -> None:
-        id_key = "id" if self.draft is Draft.DRAFT4 else "$id"
-        self.resources[document_base] = root
-        stack = [(root, document_base)]
+    def _add(self, root: object, draft: Draft, uri: str) -> None:
+        """Register a document under its path URI (its `$id`s are found by crawling) and
+        note the base URI of each of its schemas."""
+        spec = SPECIFICATIONS[draft]
+        self._registry = self._registry.with_resource(uri, spec.create_resource(root)).crawl()
+        stack = [(root, uri)]
         while stack:
             schema, base = stack.pop()
             if isinstance(schema, dict):
-                ident = schema.get(id_key)
+                ident = spec.id_of(schema)
                 if isinstance(ident, str):
-                    uri, fragment = urldefrag(urljoin(base, ident))
-                    if uri:
-                        base = uri
-                        self.resources.setdefault(uri, schema)
-                    if fragment and not fragment.startswith("/"):
-                        self.anchors.setdefault((base, fragment), schema)  # draft-07 "$id": "#name"
-                for anchor_key in ("$anchor", "$dynamicAnchor"):
-                    if isinstance(schema.get(anchor_key), str):
-                        self.anchors.setdefault((base, schema[anchor_key]), schema)
+                    base = urldefrag(urljoin(base, ident))[0] or base
                 self.bases[id(schema)] = base
             stack.extend((child, base) for child in keywords.children(schema))
 
     def target(self, node: dict) -> object:
         """What `node["$ref"]` points at: a schema, or External. SchemaError when dangling."""
+        key = id(node)
+        if key not in self._targets:
+            self._targets[key] = self._lookup(node)
+        return self._targets[key]
+
+    def _lookup(self, node: dict) -> object:
         ref = node["$ref"]
-        uri, fragment = urldefrag(urljoin(self.bases.get(id(node), FILE_BASE), ref))
-        start = self.resources.get(uri)
-        if start is None:
+        base = self.bases.get(id(node), uri_of(self.file))
+        self._reach(urldefrag(urljoin(base, ref))[0])
+        try:
+            found = self._registry.resolver(base_uri=base).lookup(ref).contents
+        except (PointerToNowhere, NoSuchAnchor):
+            raise _error(node, self.file, DANGLING, ref) from None
+        except Unresolvable:
             return External(ref)
-        found = self._fragment(start, uri, unquote(fragment))
-        if found is _MISSING:
-            raise SchemaError(self.file, _line(node), DANGLING.format(ref=ref))
         if not isinstance(found, (dict, bool)):
-            raise SchemaError(self.file, _line(node), NOT_A_SCHEMA.format(ref=ref))
+            raise _error(node, self.file, NOT_A_SCHEMA, ref)
         return found
 
-    def _fragment(self, start: object, uri: str, fragment: str) -> object:
-        if not fragment:
-            return start
-        if not fragment.startswith("/"):
-            return self.anchors.get((uri, fragment), _MISSING)
-        current = start
-        for token in fragment[1:].split("/"):
-            token = token.replace("~1", "/").replace("~0", "~")
-            if isinstance(current, dict) and token in current:
-                current = current[token]
-            elif isinstance(current, list) and token.isdigit() and int(token) < len(current):
-                current = current[int(token)]
-            else:
-                return _MISSING
-        return current
+    def _reach(self, uri: str) -> None:
+        """Bring the set's file for `uri` into the registry: by its path, else by its `$id`."""
+        if not uri or self._known(uri):
+            return
+        path = self._path_of(uri)
+        if path is not None:
+            self._load(path)
+            return
+        # An unknown URL may be a file's `$id`: only a file whose text holds its last segment
+        # can declare it (absolute or relative), so only those are parsed, a bounded number.
+        segment = uri.rstrip("/").rpartition("/")[2]
+        if segment in self._searched:
+            return
+        self._searched.add(segment)
+        for each in sorted(self._files):
+            if len(self._loaded) > MAX_SEARCHED:
+                break
+            if each not in self._loaded and segment in self._files[each]:
+                self._load(each)
+
+    def _path_of(self, uri: str) -> str | None:
+        """The set's file a `file:///` URI names, spelled as the set spells it."""
+        if not uri.startswith(FILE_BASE):
+            return None
+        path = unquote(uri[len(FILE_BASE):])
+        if self.file.startswith("/"):
+            path = "/" + path  # a local absolute path lost its slash in the URI
+        if path in self._files:
+            return path
+        if self._paths is None:
+            self._paths = {uri_of(each): each for each in self._files}
+        return self._paths.get(uri_of(path))
+
+    def _known(self, uri: str) -> bool:
+        try:
+            self._registry.get_or_retrieve(uri)
+        except (NoSuchResource, Unresolvable):
+            return False
+        return True
+
+    def _load(self, path: str) -> None:
+        if path in self._loaded:
+            return
+        self._loaded.add(path)
+        try:
+            root = jsontext.loads(self._files[path], path, located=True)
+        except SchemaError:
+            return  # not JSON: references to it stay external, and it is reported where checked
+        if isinstance(root, (dict, bool)):
+            self._add(root, _draft_of(root, self.draft), uri_of(path))
 
     def is_plain_ref(self, node: object) -> bool:
         """A `$ref` that stands for its target alone (siblings ignored or only annotations)."""
@@ -99,7 +163,7 @@ class Refs:
         seen = set()
         while self.is_plain_ref(node):
             if id(node) in seen:
-                raise SchemaError(self.file, _line(node), CIRCULAR.format(ref=node["$ref"]))
+                raise _error(node, self.file, CIRCULAR, node["$ref"])
             seen.add(id(node))
             node = self.target(node)
             if isinstance(node, External):
@@ -114,7 +178,18 @@ class Refs:
                 self.target(schema)
 
 
-_MISSING = object()
+def _draft_of(root: object, default: Draft) -> Draft:
+    """A referenced file's own draft; without a known `$schema` it is read as the referrer's."""
+    uri = root.get("$schema") if isinstance(root, dict) else None
+    return drafts.URIS.get(drafts.normalise(uri), default) if isinstance(uri, str) else default
+
+
+def _error(node: dict, file: str, template: str, ref: str) -> SchemaError:
+    """A SchemaError naming the file the reference sits in (maybe a referenced file)."""
+    line = _line(node)
+    where = getattr(line, "file", file)
+    return SchemaError(where, None if line is None else int(line),
+                       template.format(ref=ref, where="this file" if where == file else where))
 
 
 def _line(node: dict) -> int | None:
