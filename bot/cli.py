@@ -17,11 +17,36 @@ BOT_COMMANDS = ("review", "lifecycle")
 RULE_COMMANDS = ("check", "docs")
 
 
+def load_config(path: str):
+    """`check --config FILE`: the App's `.github/schema-review.yml` reader, for the rule engine
+    (rules/ never imports bot/, so the command that owns both hands the parsed result over)."""
+    from rules import SchemaError
+    from rules.cli import Configured
+
+    from .config import ConfigError, parse_config
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            config = parse_config(handle.read(), file=path)
+    except OSError as error:
+        raise SchemaError(path, None, f"cannot read file: {error.strerror or error}") from None
+    except ConfigError as error:
+        raise SchemaError(path, error.line, f"{error.key}: {error.problem}" if error.key
+                          else error.problem) from None
+
+    def classify(path: str):
+        how = config.classify(path)
+        return None if how is None else (how.format, how.mode)
+
+    return Configured(classify=classify, options=config.options(),
+                      import_roots=config.import_roots)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in RULE_COMMANDS:
         from rules.cli import main as rules_main
-        return rules_main(args, prog="schema-review")
+        return rules_main(args, prog="schema-review", load_config=load_config)
     if args and args[0] in BOT_COMMANDS:
         from bot.__main__ import main as review_main
         return review_main(args, prog="schema-review")

@@ -9,6 +9,8 @@ import math
 import os
 import resource
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterator, Sequence
 
@@ -17,12 +19,26 @@ from .limits import FILE_BUDGET_SECONDS
 from .model import NOT_SEARCHED, Format, Mode, Options, Policy, Report, SchemaError
 from .output import Output
 from .sources import buf_layout, read
+from .tree import Classify, by_extension, check_trees
 
 EXIT_USAGE = 2
 UNUSABLE = "unusable schema"
 BUDGET_VARIABLE = "SCHEMA_REVIEW_FILE_BUDGET"  # seconds per comparison, as in the App
 BAD_CATEGORIES = "unknown categories {given}; expected some of {known}"
 SUMMARY = "{verdict} ({mode}): {errors} error(s), {warnings} warning(s), {infos} info"
+NO_CONFIG_READER = "--config needs the `schema-review` command (it reads the App's config format)"
+TREE_AGAINST = "--against takes files; compare directories one pair at a time"
+MIXED = "OLD and NEW must both be files or both be directories"
+
+
+@dataclass(frozen=True)
+class Configured:
+    """What a `--config` file decides, read by a caller that knows the file's format (the
+    `schema-review` command reads `.github/schema-review.yml`; rules/ does not parse it)."""
+
+    classify: Classify  # repository path -> (format, mode), or None when it is no schema
+    options: Options
+    import_roots: tuple[str, ...] = ()
 
 
 def _parser(prog: str = "python -m rules") -> argparse.ArgumentParser:
@@ -30,10 +46,15 @@ def _parser(prog: str = "python -m rules") -> argparse.ArgumentParser:
                                      description="Schema evolution checks for Avro, Protobuf and JSON Schema.")
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("check", help="compare NEW against OLD")
-    run.add_argument("old", metavar="OLD")
-    run.add_argument("new", metavar="NEW")
+    run.add_argument("old", metavar="OLD", help="a schema file, or a directory of them")
+    run.add_argument("new", metavar="NEW", help="the same for the new version: directories pair "
+                                              "their files by relative path")
+    run.add_argument("--config", metavar="FILE",
+                     help="a .github/schema-review.yml: which files are schemas, modes, options "
+                          "(flags given explicitly win)")
     run.add_argument("--format", choices=[f.value for f in Format])
-    run.add_argument("--mode", choices=[m.value for m in Mode], default=Mode.BACKWARD.value)
+    run.add_argument("--mode", choices=[m.value for m in Mode],
+                     help="backward (default), forward or full")
     run.add_argument("--output", choices=[o.value for o in Output], default=Output.TEXT.value,
                      help="text (default), json, github (workflow commands), junit or sarif")
     run.add_argument("--json", action="store_const", dest="output", const=Output.JSON.value,
@@ -45,7 +66,7 @@ def _parser(prog: str = "python -m rules") -> argparse.ArgumentParser:
                           "WIRE_JSON, WIRE (default: buf.yaml's breaking.use, else WIRE_JSON)")
     run.add_argument("--against", action="append", default=[], metavar="OLDER",
                      help="an older version NEW must also be compatible with (repeatable)")
-    run.add_argument("--policy", choices=[p.value for p in Policy], default=Policy.LENIENT.value,
+    run.add_argument("--policy", choices=[p.value for p in Policy],
                      help="JSON Schema only: strict (Confluent) or lenient (default)")
     run.add_argument("--format-assertion", action="store_true",
                      help='JSON Schema only: validators assert "format", so a format change is an error')
@@ -134,43 +155,93 @@ def _cpu_capped(seconds: float) -> Iterator[None]:
             resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
 
 
-def _options(args: argparse.Namespace) -> tuple[Options, tuple[str, ...]]:
-    """The Options, with NEW's buf module's `breaking:` section applied, and notes about it."""
-    chosen = {"proto_categories": args.categories} if args.categories else {}
-    base = Options(policy=Policy(args.policy), format_assertion=args.format_assertion, **chosen)
-    if (args.format or "protobuf") != "protobuf" or not args.new.endswith(".proto"):
-        return base, ()
-    from .protobuf import bufrules  # only protobuf checks read buf's files
-
-    return bufrules.for_file(buf_layout(args.new), str(Path(args.new).resolve()), base,
-                             categories_given=bool(args.categories))
-
-
-def _check(args: argparse.Namespace) -> int:
-    proto_paths = tuple(args.proto_path)
-    seconds = _budget() * (1 + len(args.against))
+def _check(args: argparse.Namespace, load_config: Callable[[str], Configured] | None) -> int:
     try:
+        configured = _configured(args, load_config)
+        if os.path.isdir(args.old) or os.path.isdir(args.new):
+            return _check_trees(args, configured)
+        proto_paths = (*args.proto_path, *(configured.import_roots if configured else ()))
+        seconds = _budget() * (1 + len(args.against))
         old, new = read(args.old, proto_paths=proto_paths), read(args.new, proto_paths=proto_paths)
         against = [read(path, proto_paths=proto_paths) for path in args.against]
-        options, notes = _options(args)
+        fmt = Format(args.format) if args.format else None
+        how = configured.classify(os.path.normpath(args.new)) if configured else None
+        mode = Mode(args.mode) if args.mode else how[1] if how else Mode.BACKWARD
+        options, notes = _options(args, configured)
         with _cpu_capped(seconds):
-            report = check(old, new, format=Format(args.format) if args.format else None,
-                           mode=Mode(args.mode), against=against, options=options,
+            report = check(old, new, format=fmt, mode=mode, against=against, options=options,
                            examples=args.examples)
         report = dataclasses.replace(report, notes=report.notes + notes)
     except SchemaError as error:
-        print(f"error: {error}", file=sys.stderr)
-        if args.output == Output.GITHUB.value:  # also as an annotation on the file and line
-            from .output.github import command
-
-            print(command("error", error.problem, file=error.file, line=error.line,
-                          title=UNUSABLE))
+        _unusable(error, args)
         return EXIT_USAGE
     _print(report, Output(args.output), new=args.new)
     return report.exit_code
 
 
-def main(argv: Sequence[str] | None = None, *, prog: str = "python -m rules") -> int:
+def _configured(args: argparse.Namespace, load_config) -> Configured | None:
+    if args.config is None:
+        return None
+    if load_config is None:
+        raise SchemaError(args.config, None, NO_CONFIG_READER)
+    return load_config(args.config)
+
+
+def _options(args: argparse.Namespace, configured: Configured | None = None
+             ) -> tuple[Options, tuple[str, ...]]:
+    """The config's options with the flags given on the command line over them, then NEW's buf
+    module's `breaking:` section applied; and notes about it."""
+    options = configured.options if configured else Options()
+    if args.policy:
+        options = replace(options, policy=Policy(args.policy))
+    if args.format_assertion:
+        options = replace(options, format_assertion=True)
+    if args.categories:
+        options = replace(options, proto_categories=args.categories)
+    if (args.format or "protobuf") != "protobuf" or not args.new.endswith(".proto"):
+        return options, ()
+    from .protobuf import bufrules  # only protobuf checks read buf's files
+
+    return bufrules.for_file(buf_layout(args.new), str(Path(args.new).resolve()), options,
+                             categories_given=bool(args.categories))
+
+def _check_trees(args: argparse.Namespace, configured: Configured | None) -> int:
+    """OLD_DIR NEW_DIR: every schema file in both, each within its own tree; the worst exit."""
+    if not (os.path.isdir(args.old) and os.path.isdir(args.new)):
+        raise SchemaError(args.new if os.path.isdir(args.old) else args.old, None, MIXED)
+    if args.against:
+        raise SchemaError(args.against[0], None, TREE_AGAINST)
+    mode = Mode(args.mode) if args.mode else Mode.BACKWARD
+    inner = configured.classify if configured else by_extension(mode)
+    chosen = Format(args.format) if args.format else None
+
+    def classify(path: str):
+        how = inner(path)
+        if how is None or (chosen is not None and how[0] is not chosen):
+            return None
+        return (how[0], mode) if args.mode else how  # the flag wins over the config's mode
+
+    roots = (*args.proto_path, *(configured.import_roots if configured else ()))
+    result = check_trees(args.old, args.new, classify=classify, mode=mode,
+                         options=_options(args, configured)[0], proto_paths=roots,
+                         examples=args.examples, guard=lambda: _cpu_capped(_budget()))
+    for problem in result.problems:
+        _unusable(problem, args)
+    _print(result.report, Output(args.output), new=args.new)
+    return result.exit_code
+
+
+def _unusable(error: SchemaError, args: argparse.Namespace) -> None:
+    print(f"error: {error}", file=sys.stderr)
+    if args.output == Output.GITHUB.value:  # also as an annotation on the file and line
+        from .output.github import command
+
+        print(command("error", error.problem, file=error.file, line=error.line, title=UNUSABLE))
+
+
+def main(argv: Sequence[str] | None = None, *, prog: str = "python -m rules",
+         load_config: Callable[[str], Configured] | None = None) -> int:
+    """`load_config` reads a --config file (the `schema-review` command passes the App's reader)."""
     args = _parser(prog).parse_args(argv)
     if args.command == "docs":
         from .docs import DOCS_PATH, render  # only this command needs the renderer
@@ -185,4 +256,4 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "python -m rules") ->
             with open(output, "w", encoding="utf-8") as handle:
                 handle.write(text)
         return 0
-    return _check(args)
+    return _check(args, load_config)

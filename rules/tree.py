@@ -1,0 +1,128 @@
+"""Directory mode: pair two trees' schema files by relative path and check each within its tree.
+
+`check OLD_DIR NEW_DIR` is `buf breaking --against`'s shape: every schema file present in both
+trees is checked with its own tree as its schema set (Avro named types, JSON Schema `$ref`s and
+protobuf imports resolve there), so a change to a shared file shows in the files that use it.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+from collections.abc import Callable
+from typing import ContextManager
+from dataclasses import dataclass
+
+from .engine import EXTENSIONS, check
+from .model import Finding, Format, Mode, Options, Report, SchemaError
+from .sources import read
+
+# Files looked at per tree: a tree is a repository's schemas, not a whole disk.
+MAX_TREE_FILES = 5000
+REMOVED = "{path}: the schema file was removed (files that use it say what breaks)"
+TOO_MANY = "{root}: more than {limit} files; the rest were not compared"
+
+# A repository path -> (its format, the mode to check it in), or None when it is no schema.
+Classify = Callable[[str], "tuple[Format, Mode] | None"]
+
+
+@dataclass
+class TreeResult:
+    report: Report  # every pair's findings, file names relative to the trees
+    problems: list[SchemaError]  # files that could not be checked, relative names
+
+    @property
+    def exit_code(self) -> int:
+        return 2 if self.problems else self.report.exit_code
+
+
+def by_extension(mode: Mode) -> Classify:
+    """Without a config: every file with a schema extension, all in one mode."""
+    def classify(path: str):
+        fmt = EXTENSIONS.get(os.path.splitext(path)[1].lower())
+        return None if fmt is None else (fmt, mode)
+    return classify
+
+
+def check_trees(old_dir: str, new_dir: str, *, classify: Classify, options: Options,
+                mode: Mode, proto_paths: tuple[str, ...] = (), examples: bool = False,
+                guard: Callable[[], ContextManager] = contextlib.nullcontext) -> TreeResult:
+    """Check every schema file of NEW_DIR that OLD_DIR also has (the trees' own roots first).
+    `guard()` is entered around each file's check (the CLI's CPU cap)."""
+    notes: list[str] = []
+    old_all, new_all = _files(old_dir, notes), _files(new_dir, notes)
+    old_files, new_files = _classified(old_all, classify), _classified(new_all, classify)
+    # A change anywhere in a format's files (schemas or files they use) can break any file of
+    # that format: a shared type or `$ref` target changed shows where it is used.
+    every = {**old_files, **new_files}
+    changed = {every[rel][0] if rel in every else EXTENSIONS.get(os.path.splitext(rel)[1].lower())
+               for rel in sorted(old_all | new_all) if _differs(old_dir, new_dir, rel)}
+    findings: dict[tuple, Finding] = {}
+    problems: list[SchemaError] = []
+    for rel in sorted(old_files.keys() - new_files.keys()):
+        notes.append(REMOVED.format(path=rel))
+    for rel in sorted(old_files.keys() & new_files.keys()):
+        fmt, file_mode = new_files[rel]
+        if fmt not in changed:
+            continue  # nothing of this format changed: its verdicts cannot have either
+        try:
+            old = read(os.path.join(old_dir, rel), proto_paths=_roots(old_dir, proto_paths),
+                       root=old_dir)
+            new = read(os.path.join(new_dir, rel), proto_paths=_roots(new_dir, proto_paths),
+                       root=new_dir)
+            with guard():
+                report = check(old, new, format=fmt, mode=file_mode, options=options,
+                               examples=examples)
+        except SchemaError as error:
+            error.file = _relative(error.file, old_dir, new_dir)
+            problems.append(error)
+            continue
+        for finding in report.findings:
+            finding = dataclasses.replace(finding, file=_relative(finding.file, old_dir, new_dir))
+            # A shared file's change is seen from itself and from each file using it: once.
+            findings.setdefault((finding.file, finding.line, finding.rule, finding.path,
+                                 finding.side), finding)
+        notes += [note for note in report.notes if note not in notes]
+    ordered = sorted(findings.values(), key=lambda f: f.sort_key)
+    modes = {how[1] for how in new_files.values()}
+    shown = modes.pop() if len(modes) == 1 else mode  # the summary names the mode used
+    return TreeResult(Report(mode=shown, findings=tuple(ordered), notes=tuple(notes)), problems)
+
+
+def _files(root: str, notes: list[str]) -> set[str]:
+    """Relative paths (with "/") of a tree's files, at most MAX_TREE_FILES."""
+    found: set[str] = set()
+    for folder, dirs, names in os.walk(root):
+        dirs.sort()
+        for name in sorted(names):
+            if len(found) >= MAX_TREE_FILES:
+                notes.append(TOO_MANY.format(root=root, limit=MAX_TREE_FILES))
+                return found
+            found.add(os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/"))
+    return found
+
+
+def _classified(files: set[str], classify: Classify) -> dict[str, tuple[Format, Mode]]:
+    """Relative path -> how it is checked, for the schema files among them."""
+    return {rel: how for rel in sorted(files) if (how := classify(rel)) is not None}
+
+
+def _differs(old_dir: str, new_dir: str, rel: str) -> bool:
+    try:
+        with open(os.path.join(old_dir, rel), "rb") as old, open(os.path.join(new_dir, rel), "rb") as new:
+            return old.read() != new.read()
+    except OSError:
+        return True  # on one side only: added or removed
+
+
+def _roots(tree: str, proto_paths: tuple[str, ...]) -> tuple[str, ...]:
+    """The tree itself is the first import root; --proto-path roots are inside each tree."""
+    return (tree, *(os.path.join(tree, root) for root in proto_paths))
+
+
+def _relative(file: str, *trees: str) -> str:
+    for tree in trees:
+        prefix = os.path.join(tree, "")
+        if file.startswith(prefix):
+            return file[len(prefix):]
+    return file
