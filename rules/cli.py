@@ -19,7 +19,7 @@ from .limits import FILE_BUDGET_SECONDS
 from .model import NOT_SEARCHED, Format, Mode, Options, Policy, Report, SchemaError
 from .output import Output
 from .sources import buf_layout, read
-from .tree import Classify, by_extension, check_trees
+from .tree import Classify, by_extension, check_trees, paired_roots
 
 EXIT_USAGE = 2
 UNUSABLE = "unusable schema"
@@ -162,7 +162,9 @@ def _check(args: argparse.Namespace, load_config: Callable[[str], Configured] | 
             return _check_trees(args, configured)
         proto_paths = (*args.proto_path, *(configured.import_roots if configured else ()))
         seconds = _budget() * (1 + len(args.against))
-        old, new = read(args.old, proto_paths=proto_paths), read(args.new, proto_paths=proto_paths)
+        old_root, new_root = paired_roots(args.old, args.new)
+        old = read(args.old, proto_paths=proto_paths, root=old_root)
+        new = read(args.new, proto_paths=proto_paths, root=new_root)
         against = [read(path, proto_paths=proto_paths) for path in args.against]
         fmt = Format(args.format) if args.format else None
         how = configured.classify(os.path.normpath(args.new)) if configured else None

@@ -1,0 +1,125 @@
+"""Schemas split across files: the CLI checks a file with its tree's other files, and two
+directory trees pair by relative path (tests/rules/trees/shop: Avro named types shared across
+`.avsc` files, JSON Schemas `$ref`-ing each other by path and by `$id`)."""
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.shared import REPO
+
+SHOP = Path(__file__).parent / "trees" / "shop"
+CURRENCY = ("avro/common/currency.avsc", "AVRO_ENUM_SYMBOL_REMOVED", "Currency.JPY", "error")
+ADDRESS = "schemas/common/address.schema.json"
+DEFS = "schemas/common/defs.schema.json"
+# What the whole tree's change breaks, where each break is visible, and through which file.
+TREE_FINDINGS = {
+    CURRENCY,
+    (ADDRESS, "JSONSCHEMA_PROPERTY_MADE_REQUIRED", "$.zip", "error"),
+    (ADDRESS, "JSONSCHEMA_PROPERTY_MADE_REQUIRED", "Order.shipTo.zip", "error"),
+    (ADDRESS, "JSONSCHEMA_PROPERTY_MADE_REQUIRED", "Customer.home.zip", "error"),
+    (DEFS, "JSONSCHEMA_CONSTRAINT_LOOSENED", "Order.lines[].sku/maxLength", "info"),
+}
+
+
+def run(*args, module="rules", cwd=SHOP):
+    return subprocess.run([sys.executable, "-m", module, *args], capture_output=True, text=True,
+                          cwd=cwd, timeout=120, env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
+
+
+def shaped(stdout: str) -> set:
+    return {(f["file"], f["rule"], f["path"], f["severity"]) for f in json.loads(stdout)["findings"]}
+
+
+def test_directories_pair_files_and_report_each_break_where_it_is_with_relative_paths():
+    result = run("check", "old", "new", "--json")
+    assert result.returncode == 1, result.stderr
+    assert result.stderr == ""
+    assert shaped(result.stdout) == TREE_FINDINGS
+
+
+@pytest.mark.parametrize("file, expected", [
+    ("avro/shop/order.avsc", {CURRENCY}),  # Order -> Money -> Currency, three files
+    ("avro/shop/refund.avsc", {CURRENCY}),
+    ("avro/common/money.avsc", {CURRENCY}),  # Money gained `nanos` with a default: fine
+    ("schemas/orders/order.schema.json", {  # by relative path, and into another file's $defs
+        (ADDRESS, "JSONSCHEMA_PROPERTY_MADE_REQUIRED", "Order.shipTo.zip", "error"),
+        (DEFS, "JSONSCHEMA_CONSTRAINT_LOOSENED", "Order.lines[].sku/maxLength", "info")}),
+    ("schemas/orders/customer.schema.json", {  # by `$id`, and a file referencing itself
+        (ADDRESS, "JSONSCHEMA_PROPERTY_MADE_REQUIRED", "Customer.home.zip", "error")}),
+])
+def test_one_file_is_checked_with_the_other_files_of_its_tree(file, expected):
+    result = run("check", f"old/{file}", f"new/{file}", "--json")
+    assert result.returncode == 1, result.stderr
+    assert {(f.removeprefix("new/").removeprefix("old/"), *rest)
+            for f, *rest in shaped(result.stdout)} == expected
+
+
+def test_an_unchanged_tree_is_clean_and_an_unresolvable_url_stays_external():
+    # order.schema.json's tracking $ref names a URL no file declares: compared by its text.
+    result = run("check", "old", "old", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["findings"] == []
+
+
+def test_a_removed_shared_type_is_reported_once_where_it_is_used_with_exit_2(tmp_path):
+    new = tmp_path / "new"
+    shutil.copytree(SHOP / "new", new)
+    (new / "avro/common/currency.avsc").unlink()
+    result = run("check", str(SHOP / "old"), str(new), "--json")
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        'error: avro/common/money.avsc:7: unknown type "com.shop.Currency" (named types must be '
+        'defined before they are used)']
+    assert "the schema file was removed" in result.stdout
+
+
+def test_cycles_across_files_end(tmp_path):
+    for side in ("old", "new"):
+        (tmp_path / side).mkdir()
+        kind = "string" if side == "old" else "integer"  # the trees differ: they are compared
+        (tmp_path / side / "a.schema.json").write_text(
+            '{"properties": {"b": {"$ref": "b.schema.json"}, "n": {"type": "%s"}}}' % kind)
+        (tmp_path / side / "b.schema.json").write_text(
+            '{"properties": {"a": {"$ref": "a.schema.json"}, "loop": {"$ref": "c.schema.json#/x"}}}')
+        (tmp_path / side / "c.schema.json").write_text('{"x": {"$ref": "b.schema.json#/properties/loop"}}')
+    result = run("check", str(tmp_path / "old"), str(tmp_path / "new"), "--json")
+    assert result.returncode == 2  # the purely circular chain is reported, not followed forever
+    assert "circular" in result.stderr
+    for side in ("old", "new"):  # mutual recursion alone (a -> b -> a) is a fine schema
+        (tmp_path / side / "b.schema.json").write_text('{"properties": {"a": {"$ref": "a.schema.json"}}}')
+    result = run("check", str(tmp_path / "old"), str(tmp_path / "new"), "--json")
+    assert result.returncode == 1, result.stderr
+    # Reported where the type is, by the first route the walk took to it (through b or not).
+    assert {(f["file"], f["line"], f["rule"]) for f in json.loads(result.stdout)["findings"]} == {
+        ("a.schema.json", 1, "JSONSCHEMA_TYPE_CHANGED")}
+
+
+def test_config_selects_files_and_modes_and_explicit_flags_win(tmp_path):
+    config = tmp_path / "schema-review.yml"
+    config.write_text("compatibility: forward\npaths:\n  avro: []\n")
+
+    def severities(*flags):
+        result = run("check", "old", "new", "--json", "--config", str(config), *flags,
+                     module="bot.cli")
+        assert result.returncode == 1, result.stderr
+        report = json.loads(result.stdout)
+        return report["mode"], {(f["rule"], f["severity"]) for f in report["findings"]}
+
+    # Avro is turned off; forward readers reject the longer SKUs, required zip breaks backward.
+    assert severities() == ("forward", {("JSONSCHEMA_PROPERTY_MADE_REQUIRED", "info"),
+                                        ("JSONSCHEMA_CONSTRAINT_LOOSENED", "error")})
+    assert severities("--mode", "backward") == ("backward", {
+        ("JSONSCHEMA_PROPERTY_MADE_REQUIRED", "error"), ("JSONSCHEMA_CONSTRAINT_LOOSENED", "info")})
+
+
+def test_config_errors_and_the_engine_without_a_config_reader_exit_2(tmp_path):
+    config = tmp_path / "schema-review.yml"
+    config.write_text("compatibility: sideways\n")
+    bad = run("check", "old", "new", "--config", str(config), module="bot.cli")
+    assert bad.returncode == 2 and "compatibility" in bad.stderr
+    plain = run("check", "old", "new", "--config", str(config))
+    assert plain.returncode == 2 and "schema-review" in plain.stderr
