@@ -14,6 +14,7 @@ from .config import Config
 from .blobs import Blob
 from .github import RepoClient
 from .review import FileChange, FileStatus
+from .schemaset import schema_sets
 
 IMPORT = re.compile(r'^\s*import\s+(?:public\s+|weak\s+)?"([^"\n]+)"\s*;', re.MULTILINE)
 # Rounds of import fetching (imports of imports); each round is one GraphQL query.
@@ -91,6 +92,7 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
                              if blobs.get((ref, path)) and blobs[(ref, path)].text is not None})
     roots = tuple(dict.fromkeys((*config.import_roots, *layout.roots))) or ("",)
     imports = _imports(repo, roots, blobs, files)
+    imports.update(schema_sets(repo, config, blobs))  # Avro and JSON Schema: disjoint keys
     histories = _Histories(repo, base_sha, config, paths=[
         f.previous_filename or f.filename for f in files if f.status != FileStatus.ADDED])
     changes = []

@@ -278,6 +278,13 @@ class RepoClient:
         git_blob = self._repo.get_git_blob(oid)
         return base64.b64decode(git_blob.content).decode("utf-8", "replace")
 
+    @_operation("tree", reads=True)
+    def tree_paths(self, ref: str) -> tuple[list[str], bool]:
+        """Paths of every file at a commit (one recursive tree call), and whether GitHub cut
+        the listing short (over 100,000 entries or 7 MB)."""
+        tree = self._repo.get_git_tree(ref, recursive=True)
+        return [entry.path for entry in tree.tree if entry.type == "blob"], bool(tree.truncated)
+
     def file_text(self, ref: str, path: str) -> str | None:
         blob = self.blobs([(ref, path)]).get((ref, path))
         return blob.text if blob else None

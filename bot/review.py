@@ -160,7 +160,7 @@ def _reviewed(changes: Iterable[FileChange], config: Config, *, now: datetime) -
         else:
             files.append(_review_file(change, classified, config, now=now,
                                       chart=len(files) < MAX_CHARTED))
-    return files
+    return _rehomed(files)
 
 
 def _stricter(a: Classification, b: Classification) -> Classification:
@@ -177,6 +177,34 @@ def new_comments(result: ReviewResult, already_posted: Iterable[str]) -> list[Co
 def stale_fingerprints(result: ReviewResult, posted: Iterable[str]) -> set[str]:
     """Fingerprints of our earlier comments whose findings are gone (to minimize them)."""
     return set(posted) - result.fingerprints
+
+
+def _rehomed(files: list[FileReview]) -> list[FileReview]:
+    """A finding located in another changed file of the pull request (a shared named type or
+    `$ref` target) is shown with that file, on its own diff and lines: once, however many
+    files use it. One in a file the pull request does not change stays with its user."""
+    by_path = {f.path: f for f in files if not f.removed}
+    by_base = {f.base_path: f for f in files if f.base_path}
+    moved: dict[str, list[Finding]] = {}
+    kept: dict[str, tuple[Finding, ...]] = {}
+    for file in files:
+        stay = []
+        for finding in file.findings:
+            home = (by_path if finding.side is Side.NEW else by_base).get(finding.file)
+            if file.in_other_file(finding) and home is not None and home is not file:
+                moved.setdefault(home.path, []).append(finding)
+            else:
+                stay.append(finding)
+        kept[file.path] = tuple(stay)
+    out = []
+    for file in files:
+        findings = {(f.rule, f.path, f.side, f.line): f for f in kept[file.path]}
+        for finding in moved.get(file.path, ()):
+            findings.setdefault((finding.rule, finding.path, finding.side, finding.line), finding)
+        if moved.get(file.path) or len(kept[file.path]) != len(file.findings):
+            file = replace(file, findings=tuple(sorted(findings.values(), key=lambda f: f.sort_key)))
+        out.append(file)
+    return out
 
 
 def _file(change: FileChange, classified: Classification, **values) -> FileReview:

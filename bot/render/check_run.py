@@ -108,13 +108,16 @@ def annotations(files: Sequence[FileReview], *, limit: int = MAX_ANNOTATIONS) ->
     first, at most `limit` (one request's worth; the summary table lists every finding)."""
     order = list(Severity)  # error, warning, info; sorted() is stable: file order within each
     chosen = sorted(_annotatable(files), key=lambda pair: order.index(pair[1].severity))[:limit]
-    return [_annotation(file, finding) for file, finding in chosen]
+    return [_annotation(file, finding) | ({"path": finding.file} if file.in_other_file(finding) else {})
+            for file, finding in chosen]
 
 
 def _annotatable(files: Sequence[FileReview]) -> list[tuple[FileReview, Finding]]:
-    """Findings with a line in the head version (a removed or unlisted file has none)."""
+    """Findings with a line in the head version (a removed or unlisted file has none; one in
+    another file is annotated there when that file is in the head: not a base-side one)."""
     return [(file, finding) for file in files if not (file.removed or file.format is None)
-            for finding in file.findings if not file.from_older_version(finding)]
+            for finding in file.findings if not file.from_older_version(finding)
+            and not (file.in_other_file(finding) and finding.side is Side.OLD)]
 
 
 def head_location(file: FileReview, finding: Finding) -> tuple[int, str]:
@@ -141,8 +144,10 @@ def _annotation(file: FileReview, finding: Finding) -> dict:
 
 
 def _where(file: FileReview, finding: Finding) -> str:
-    if file.from_older_version(finding):
-        return f"{finding.file}:{finding.line}"  # names the older version it was found in
+    if file.from_older_version(finding) or file.in_other_file(finding):
+        # Names the older version it was found in, or the file it is in.
+        return f"{finding.file}:{finding.line}" + (
+            " (base)" if file.in_other_file(finding) and finding.side is Side.OLD else "")
     return f"{file.path}:{finding.line}" + (" (base)" if finding.side is Side.OLD else "")
 
 

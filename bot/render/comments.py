@@ -15,6 +15,7 @@ REMOVED_AT = "_The removed element was on line {line} of the base version._"
 MANUAL_FIX = "Replace lines {start}–{end} of the new version with:"
 TOO_LONG = "_The replacement is too long to show here; see the check run for details._"
 WHOLE_FILE = "the whole file"
+ELSEWHERE = "_Found at {where}, a file this one uses._"
 
 
 def place(finding: Finding, *, file: FileReview, fingerprint: str) -> Comment | None:
@@ -26,6 +27,10 @@ def place(finding: Finding, *, file: FileReview, fingerprint: str) -> Comment | 
     """
     if file.from_older_version(finding):
         return None  # its line numbers belong to a version this diff does not show
+    if file.in_other_file(finding):
+        # Its line is in a file this diff does not show: a file-level comment (body names it).
+        return FileComment(path=file.path, fingerprint=fingerprint,
+                           body=body(finding, file=file, fingerprint=fingerprint))
     fix = finding.suggestion
     if fix and not file.removed and file.diff.spans(fix.line_start, fix.line_end):
         note = REMOVED_AT.format(line=finding.line) if finding.side is Side.OLD else ""
@@ -59,6 +64,9 @@ def body(finding: Finding, *, file: FileReview, fingerprint: str | None = None,
 
 def _join(finding: Finding, *, file: FileReview, fingerprint: str | None, note: str,
           fix: list[str]) -> str:
+    if file.in_other_file(finding):
+        note = ELSEWHERE.format(where=code(f"{finding.file}:{finding.line}")) + (
+            f" {note}" if note else "")
     parts = [header(finding), text(finding.message), note,
              explain.what_breaks(finding, mode=file.mode, transitive=file.transitive), *fix,
              marker(fingerprint) if fingerprint else ""]

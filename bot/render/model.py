@@ -43,7 +43,14 @@ class FileReview:
     def from_older_version(self, finding: Finding) -> bool:
         """True for a finding about a version older than the base (transitive modes): its base
         line numbers belong to that version, so they cannot be shown on this diff."""
-        return finding.side is Side.OLD and finding.file not in ("", self.base_path, self.path)
+        return (finding.side is Side.OLD and finding.against is not None
+                and finding.file not in ("", self.base_path, self.path))
+
+    def in_other_file(self, finding: Finding) -> bool:
+        """True for a finding located in another file than this one (a named type or `$ref`
+        target the file uses, changed with it): its line numbers are that file's."""
+        return (finding.file not in ("", self.base_path, self.path)
+                and not self.from_older_version(finding))
 
     def count(self, severity: Severity) -> int:
         return sum(f.severity is severity for f in self.findings)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from rules import Finding
+from rules import Finding, Side
 from rules.output.model import FileResult, Located, Outcome, RuleHelp
 
 from ..config import (DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_INVALID, SCHEMA_NOT_REVIEWED,
@@ -60,6 +60,10 @@ def _locate(file: FileReview, finding: Finding, value: str) -> Located:
     if file.from_older_version(finding):
         message = OLDER_VERSION.format(message=finding.message, version=finding.file)
         return Located(finding=finding, file=file.path, line=None, message=message,
+                       fingerprint=value)
+    if file.in_other_file(finding):
+        line = finding.line if finding.side is Side.NEW else None
+        return Located(finding=finding, file=finding.file, line=line, message=finding.message,
                        fingerprint=value)
     line, message = check_run.head_location(file, finding)
     return Located(finding=finding, file=file.path, line=line, message=message, fingerprint=value)

@@ -88,6 +88,8 @@ def _line(file: FileReview, finding: Finding, paint) -> str:
     if file.from_older_version(finding):
         where = f"{file.base_path or file.path}:{finding.line}"
         suffix = OLDER.format(version=finding.file.rpartition("@")[2])
+    elif file.in_other_file(finding):
+        where, suffix = f"{finding.file}:{finding.line}", BASE if finding.side is Side.OLD else ""
     elif finding.side is Side.OLD:
         where, suffix = f"{file.base_path or file.path}:{finding.line}", BASE
     else:

@@ -11,6 +11,7 @@ from typing import Iterator, Mapping
 
 from .. import jsontext
 from ..model import SchemaError
+from .schema import PRIMITIVES
 
 NAMED = ("record", "error", "enum", "fixed")
 
@@ -40,6 +41,48 @@ class Library:
             for fullname in _definitions(document, ""):
                 index.setdefault(fullname, path)  # the first file (by path) wins, as with imports
         return index
+
+
+def definitions(document: object) -> frozenset[str]:
+    """Full names of the named types a parsed `.avsc` document defines."""
+    return frozenset(_definitions(document, ""))
+
+
+def uses(document: object) -> frozenset[tuple[str, ...]]:
+    """The named types a parsed `.avsc` document uses and does not define itself, each as the
+    full names the reference may mean: as written when it has a dot, else qualified by the
+    enclosing namespace or bare (depending on where the type is defined)."""
+    found: set[tuple[str, ...]] = set()
+    _uses(document, "", found, 0)
+    defined = definitions(document)
+    return frozenset(names for names in found if not defined.intersection(names))
+
+
+def _uses(node, namespace: str, found: set[tuple[str, ...]], depth: int) -> None:
+    if depth > 256:
+        return
+    if isinstance(node, str):
+        if node not in PRIMITIVES:
+            found.add((node, f"{namespace}.{node}") if "." not in node and namespace else (node,))
+        return
+    if isinstance(node, list):
+        for item in node:
+            _uses(item, namespace, found, depth + 1)
+        return
+    if not isinstance(node, dict):
+        return
+    if node.get("type") in NAMED and isinstance(node.get("name"), str):
+        name, space = node["name"], node.get("namespace", namespace)
+        namespace = name.rpartition(".")[0] if "." in name else space if isinstance(space, str) else namespace
+    kind = node.get("type")
+    if kind not in NAMED and kind not in ("array", "map"):  # else "type" says what it is
+        _uses(kind, namespace, found, depth + 1)
+    for key in ("items", "values"):
+        if key in node:
+            _uses(node[key], namespace, found, depth + 1)
+    for field in node.get("fields", ()) if isinstance(node.get("fields"), list) else ():
+        if isinstance(field, dict) and "type" in field:
+            _uses(field["type"], namespace, found, depth + 1)
 
 
 def _definitions(node, namespace: str, depth: int = 0) -> Iterator[str]:

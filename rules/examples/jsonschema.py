@@ -34,7 +34,7 @@ class Finder:
         parsed, check = self.parsed[writer], self.validators[writer]
 
         def valid(node, value) -> bool:
-            return _valid(check, node, value)
+            return _valid(check, node, value, parsed.refs)
 
         if not budget.spend():
             return None
@@ -46,7 +46,7 @@ class Finder:
                 return None
             built = Instance(_viewer(parsed), valid, self.pool, location=location,
                              overrides=overrides, strict=self.strict).value(parsed.root)
-            if not _valid(check, parsed.root, built):
+            if not _valid(check, parsed.root, built, parsed.refs):
                 continue
             error = _first_error(self.validators[reader], built)
             if error is not None:
@@ -109,12 +109,15 @@ def _validator(parsed, *, formats: bool):
     import jsonschema
     cls = drafts.validator_class(parsed.draft)
     ecma = jsonschema.validators.extend(cls, {"pattern": _pattern, "patternProperties": _pattern_properties})
-    return ecma(parsed.root, format_checker=cls.FORMAT_CHECKER if formats else None)
+    # The parser's registry: its files by path and `$id`, and no retrieval (the validator's
+    # default would fetch an http(s) `$ref` over the network).
+    return ecma(parsed.root, format_checker=cls.FORMAT_CHECKER if formats else None,
+                _resolver=parsed.refs.resolver())
 
 
-def _valid(validator, node, value) -> bool:
-    try:
-        return validator.evolve(schema=node).is_valid(value)
+def _valid(validator, node, value, refs) -> bool:
+    try:  # a subschema's references resolve against its own base URI
+        return validator.evolve(schema=node, _resolver=refs.resolver(node)).is_valid(value)
     except Exception:  # noqa: BLE001 - an unresolvable reference or an odd keyword value
         return False
 

@@ -100,6 +100,12 @@ class Refs:
             raise _error(node, self.file, NOT_A_SCHEMA, ref)
         return found
 
+    def resolver(self, node: object = None):
+        """A `referencing` resolver at a schema's base URI (default: the document's) over the
+        files reached so far, for validators: they see the same files and never fetch one."""
+        node = self.root if node is None else node
+        return self._registry.resolver(base_uri=self.bases.get(id(node), uri_of(self.file)))
+
     def _reach(self, uri: str) -> None:
         """Bring the set's file for `uri` into the registry: by its path, else by its `$id`."""
         if not uri or self._known(uri):
@@ -195,3 +201,15 @@ def _error(node: dict, file: str, template: str, ref: str) -> SchemaError:
 def _line(node: dict) -> int | None:
     key_line = getattr(node, "key_line", None)
     return key_line("$ref") if key_line else None
+
+
+def references(root: object) -> frozenset[str]:
+    """The other documents a parsed schema's `$ref`s name, as written (fragments dropped):
+    what its schema set must hold. A reference into the document itself names none."""
+    found = set()
+    for schema in keywords.walk(root):
+        if isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
+            uri = urldefrag(schema["$ref"])[0]
+            if uri:
+                found.add(uri)
+    return frozenset(found)

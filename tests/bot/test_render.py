@@ -31,9 +31,9 @@ FORWARD = frozenset({Direction.FORWARD})
 
 def finding(line=6, *, side=Side.NEW, severity=Severity.ERROR, suggestion=None, breaks=BACKWARD,
             rule="AVRO_FIELD_ADDED", path="User.level", message='Field "User.level" was added.',
-            file="user.avsc"):
+            file="user.avsc", against=None):
     return Finding(rule=rule, severity=severity, line=line, path=path, message=message, side=side,
-                   suggestion=suggestion, file=file, breaks=breaks)
+                   suggestion=suggestion, file=file, breaks=breaks, against=against)
 
 
 def review_of(*findings, mode=Mode.BACKWARD, patch=PATCH, removed=False, path="user.avsc"):
@@ -92,7 +92,7 @@ def test_line_outside_the_diff_falls_back_to_a_file_comment():
 
 
 def test_finding_from_an_older_version_stays_in_the_summary():
-    older = finding(3, side=Side.OLD, file="user.avsc@abc1234")
+    older = finding(3, side=Side.OLD, file="user.avsc@abc1234", against="abc1234")
     assert place(older, file=review_of(older), fingerprint="0" * 16) is None
 
 
@@ -204,7 +204,7 @@ def test_annotations_levels_titles_and_removed_lines():
     review = review_of(finding(severity=Severity.ERROR, suggestion=fix),
                        finding(7, severity=Severity.WARNING, path="p" * 300),
                        finding(5, side=Side.OLD, severity=Severity.INFO, path="User.fax"),
-                       finding(3, side=Side.OLD, file="user.avsc@abc1234"))
+                       finding(3, side=Side.OLD, file="user.avsc@abc1234", against="abc1234"))
     gone = review_of(finding(1, side=Side.OLD), path="gone.avsc", removed=True)
     notes = check_run.annotations([review, gone])
     assert [(a["start_line"], a["end_line"], a["annotation_level"]) for a in notes] == \

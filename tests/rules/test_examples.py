@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import io
 import json
+import urllib.parse
 from functools import lru_cache
+from pathlib import Path
 
 import fastavro
 import jsonschema
 import pytest
+import referencing
+import referencing.exceptions
+import referencing.jsonschema
 from google.protobuf import descriptor_pb2, descriptor_pool, json_format, message_factory
 
 import rules
@@ -168,16 +173,30 @@ def _recheck_avro(case, finding, example, old):
 
 
 def _recheck_jsonschema(case, finding, example, old):
-    writer_text, reader_text = _sides(case, example, old)
-    writer, reader = json.loads(writer_text), json.loads(reader_text)
+    writer_path, reader_path = (old, case.new) if example.written_with is Side.OLD else (case.new, old)
     default = jsonschema.Draft7Validator
 
-    def validator(schema):
+    def validator(path):
+        """The draft's validator over the file at its own file:// URI; a `$ref` to another
+        local file is read from disk (never the network)."""
+        schema = json.loads(path.read_text())
         cls = jsonschema.validators.validator_for(schema, default=default)
         formats = cls.FORMAT_CHECKER if case.args.get("format_assertion") else None
-        return cls(schema, format_checker=formats)
-    assert validator(writer).is_valid(example.payload)
-    errors = list(validator(reader).iter_errors(example.payload))
+
+        def retrieve(uri):
+            if not uri.startswith("file://"):
+                raise referencing.exceptions.NoSuchResource(ref=uri)
+            text = Path(urllib.parse.urlparse(uri).path).read_text()
+            return referencing.Resource.from_contents(
+                json.loads(text), default_specification=referencing.jsonschema.DRAFT7)
+        uri = path.resolve().as_uri()
+        registry = referencing.Registry(retrieve=retrieve).with_resource(
+            uri, referencing.Resource.from_contents(schema, default_specification=referencing.jsonschema.DRAFT7))
+        base = urllib.parse.urljoin(uri, schema.get("$id", "")) if isinstance(schema, dict) else uri
+        return cls(schema, format_checker=formats, registry=registry.crawl(),
+                   _resolver=registry.crawl().resolver(base_uri=base))
+    assert validator(writer_path).is_valid(example.payload)
+    errors = list(validator(reader_path).iter_errors(example.payload))
     assert errors and example.outcome is Outcome.ERROR
 
 

@@ -1,0 +1,78 @@
+"""Schemas split across files in the App: each version is checked with its revision's other
+files (FileChange.base_imports/head_imports), and a break in a shared file is shown there."""
+from datetime import datetime, timezone
+from pathlib import Path
+
+from bot.config import Config
+from bot.render import check_run
+from bot.render.comments import place
+from bot.render.model import FileComment, FileReview
+from bot.review import FileChange, FileStatus, review
+from rules import Finding, Format, Mode, Severity, Side
+from tests.bot.test_review import patch
+
+NOW = datetime(2025, 3, 20, tzinfo=timezone.utc)
+SHOP = Path(__file__).parent.parent / "rules" / "trees" / "shop"
+SCHEMAS = sorted(p.relative_to(SHOP / "old").as_posix() for p in (SHOP / "old").rglob("*")
+                 if p.is_file())
+
+
+def tree(side: str) -> dict[str, str]:
+    return {path: (SHOP / side / path).read_text() for path in SCHEMAS}
+
+
+def change(path: str, *, with_sets: bool = True) -> FileChange:
+    old, new = tree("old"), tree("new")
+    return FileChange(path=path, status=FileStatus.MODIFIED, patch=patch(old[path], new[path]),
+                      base_text=old[path], head_text=new[path],
+                      base_imports={p: t for p, t in old.items() if p != path} if with_sets else {},
+                      head_imports={p: t for p, t in new.items() if p != path} if with_sets else {})
+
+
+def test_files_using_shared_types_and_refs_are_valid_and_breaks_show_on_the_shared_file():
+    result = review([change(path) for path in SCHEMAS], Config(), now=NOW)
+    found = {(path, f.rule, f.path) for path, findings in result.findings.items() for f in findings}
+    assert not any(rule == "SCHEMA_INVALID" for _path, rule, _element in found)
+    assert found == {
+        ("avro/common/currency.avsc", "AVRO_ENUM_SYMBOL_REMOVED", "Currency.JPY"),
+        ("schemas/common/address.schema.json", "JSONSCHEMA_PROPERTY_MADE_REQUIRED", "$.zip"),
+        ("schemas/common/address.schema.json", "JSONSCHEMA_PROPERTY_MADE_REQUIRED", "Order.shipTo.zip"),
+        ("schemas/common/address.schema.json", "JSONSCHEMA_PROPERTY_MADE_REQUIRED", "Customer.home.zip"),
+        ("schemas/common/defs.schema.json", "JSONSCHEMA_CONSTRAINT_LOOSENED", "Order.lines[].sku/maxLength"),
+    }
+    # Every comment and annotation is on the file whose lines it names.
+    assert {(a["path"], a["start_line"]) for a in result.annotations} == {
+        ("avro/common/currency.avsc", 5), ("schemas/common/address.schema.json", 9),
+        ("schemas/common/defs.schema.json", 4)}
+    assert {c.path for c in result.comments} <= {
+        "avro/common/currency.avsc", "schemas/common/address.schema.json",
+        "schemas/common/defs.schema.json"}
+
+
+def test_without_its_set_a_file_using_another_files_type_is_invalid():
+    """What the App did before it fetched sets: the control for the test above."""
+    result = review([change("avro/shop/order.avsc", with_sets=False)], Config(), now=NOW)
+    assert [f.rule for f in result.findings["avro/shop/order.avsc"]] == ["SCHEMA_INVALID"]
+
+
+def test_a_break_in_a_file_the_pull_request_does_not_change_is_named_not_misplaced():
+    result = review([change("avro/shop/order.avsc")], Config(), now=NOW)
+    (finding,) = result.findings["avro/shop/order.avsc"]
+    assert (finding.rule, finding.file, finding.line) == (
+        "AVRO_ENUM_SYMBOL_REMOVED", "avro/common/currency.avsc", 5)
+    (comment,) = result.comments
+    assert isinstance(comment, FileComment) and comment.path == "avro/shop/order.avsc"
+    assert "`avro/common/currency.avsc:5`" in comment.body
+    assert [(a["path"], a["start_line"]) for a in result.annotations] == [
+        ("avro/common/currency.avsc", 5)]
+    assert "avro/common/currency.avsc:5" in result.text
+
+
+def test_an_old_side_finding_in_another_file_is_not_annotated_on_the_head():
+    gone = Finding(rule="AVRO_FIELD_DELETED", severity=Severity.ERROR, line=3, path="Money.x",
+                   message="gone", side=Side.OLD, file="avro/common/money.avsc")
+    file = FileReview(path="avro/shop/order.avsc", format=Format.AVRO, mode=Mode.BACKWARD,
+                      base_path="avro/shop/order.avsc", findings=(gone,))
+    assert file.in_other_file(gone) and not file.from_older_version(gone)
+    assert check_run.annotations([file]) == []
+    assert isinstance(place(gone, file=file, fingerprint="0" * 16), FileComment)
