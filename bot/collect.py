@@ -14,7 +14,7 @@ from .config import Config
 from .blobs import Blob
 from .github import RepoClient
 from .review import FileChange, FileStatus
-from .schemaset import schema_sets
+from .schemaset import fetch_context, schema_sets
 
 IMPORT = re.compile(r'^\s*import\s+(?:public\s+|weak\s+)?"([^"\n]+)"\s*;', re.MULTILINE)
 # Rounds of import fetching (imports of imports); each round is one GraphQL query.
@@ -108,7 +108,7 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
             buf_layout=layout if f.filename.endswith(".proto") else None,
             problem=_problem(base=blobs.get((base_sha, base_path)), head=blobs.get((head_sha, f.filename))),
             blob_ids=(_oid(blobs.get((base_sha, base_path))), _oid(blobs.get((head_sha, f.filename))))))
-    return changes
+    return changes + fetch_context(repo, config, changes, head_sha)
 
 
 def _problem(**versions: Blob | None) -> str | None:

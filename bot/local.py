@@ -9,10 +9,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Callable
 
+from rules import Format
+from rules.limits import MAX_SCHEMA_BYTES
 from rules.protobuf import bufyaml
 
 from .config import CONFIG_PATH, Config, parse_config
 from .review import FileChange, FileStatus, ReviewResult, review
+from .schemaset import context_changes, formats_of
 
 EXAMPLE = Path(__file__).resolve().parent / "example"
 GIT_MISSING = "git is not installed or not on PATH"
@@ -24,7 +27,8 @@ STATUSES = {"A": FileStatus.ADDED, "M": FileStatus.MODIFIED, "D": FileStatus.REM
 PROTO_IMPORT = re.compile(rb'^\s*import\s+(?:public\s+|weak\s+)?"([^"]+)"\s*;', re.MULTILINE)
 WELL_KNOWN = "google/protobuf/"  # compiled in with protoc; never in the repository
 MAX_HISTORY = 30  # versions looked at for transitive checks and the deprecation window
-MAX_IMPORTS = 500
+MAX_IMPORTS = 500  # files in one version's imports or schema set
+SET_FORMATS = (Format.AVRO, Format.JSONSCHEMA)  # formats whose files use other files' schemas
 # Identity for the commits made here: a fresh machine has no git user configured.
 IDENTITY = ("-c", "user.name=schema-review", "-c", "user.email=schema-review@invalid",
             "-c", "commit.gpgsign=false")
@@ -36,11 +40,12 @@ class LocalError(Exception):
     """A problem with the repository, a ref or git itself; str() is one line for the user."""
 
 
-def git(repo: Path, *args: str) -> bytes:
+def git(repo: Path, *args: str, stdin: bytes | None = None) -> bytes:
     """Run git in `repo`; its stdout as bytes, or LocalError with git's own first line."""
     command = ["git", "-C", str(repo), "-c", "core.quotepath=off", *args]
     try:
-        done = subprocess.run(command, capture_output=True, check=False, env=_git_environment())
+        done = subprocess.run(command, capture_output=True, check=False, env=_git_environment(),
+                              input=stdin)
     except FileNotFoundError:
         raise LocalError(GIT_MISSING) from None
     if done.returncode != 0:
@@ -68,10 +73,13 @@ def review_repo(repo: Path, base: str, head: str, *, config_file: Path | None = 
     merge_base = git(repo, "merge-base", base, head).decode().strip()
     config = load_config(repo, merge_base, config_file=config_file)
     changes = []
+    sets = SchemaSets(repo, config)
     for status, old_path, path in name_status(repo, merge_base, head):
         if config.classify(path) is None:
             continue
-        changes.append(file_change(repo, merge_base, head, status, old_path, path, config))
+        changes.append(file_change(repo, merge_base, head, status, old_path, path, config,
+                                   sets=sets))
+    changes += context_changes(changes, sets.everything(head), formats_of(config))
     return review(changes, config, now=now)
 
 
@@ -112,19 +120,22 @@ def name_status(repo: Path, base: str, head: str) -> list[tuple[FileStatus, str 
 
 
 def file_change(repo: Path, base: str, head: str, status: FileStatus, old_path: str | None,
-                path: str, config: Config) -> FileChange:
+                path: str, config: Config, *, sets: SchemaSets | None = None) -> FileChange:
     base_path = old_path or path
     base_text = None if status is FileStatus.ADDED else show(repo, base, base_path)
     head_text = None if status is FileStatus.REMOVED else show(repo, head, path)
     proto = path.endswith(".proto")
     layout = buf_layout(repo, base, path) if proto else None
     roots = ("", *config.import_roots, *(layout.roots if layout else ()))
+    sets = sets or SchemaSets(repo, config)
     return FileChange(
         buf_layout=layout,
         path=path, status=status, previous_path=old_path, base_text=base_text, head_text=head_text,
         patch=patch(repo, base, head, *dict.fromkeys((base_path, path))),
-        base_imports=imports(base_text, lambda p: _find(repo, base, p, roots)) if proto else {},
-        head_imports=imports(head_text, lambda p: _find(repo, head, p, roots)) if proto else {},
+        base_imports=(imports(base_text, lambda p: _find(repo, base, p, roots)) if proto
+                      else sets.of(base, base_path)),
+        head_imports=(imports(head_text, lambda p: _find(repo, head, p, roots)) if proto
+                      else sets.of(head, path)),
         history=history(repo, base, base_path) if base_text is not None else ())
 
 
@@ -133,6 +144,59 @@ def buf_layout(repo: Path, base: str, path: str) -> bufyaml.Layout:
     found = {name: show(repo, base, name) for name in bufyaml.candidates(path)}
     return bufyaml.layout({name: data.decode("utf-8", "replace")
                            for name, data in found.items() if data is not None})
+
+
+class SchemaSets:
+    """Each revision's Avro and JSON Schema files (those the config classifies), read once per
+    revision with one `git cat-file --batch`: the set a version's named types and `$ref`s
+    resolve in, as the App fetches it (here every file of the format, which git reads cheaply)."""
+
+    def __init__(self, repo: Path, config: Config):
+        self._repo, self._config = repo, config
+        self._texts: dict[tuple[str, Format], dict[str, str]] = {}
+
+    def of(self, ref: str, path: str) -> dict[str, str]:
+        classified = self._config.classify(path)
+        if classified is None or classified.format not in SET_FORMATS:
+            return {}
+        return {other: text for other, text in self._all(ref, classified.format).items()
+                if other != path}
+
+    def _all(self, ref: str, fmt: Format) -> dict[str, str]:
+        if (ref, fmt) not in self._texts:
+            names = git(self._repo, "ls-tree", "-r", "--name-only", "-z", ref).decode(
+                "utf-8", "surrogateescape").split("\0")
+            wanted = [name for name in names if name and (found := self._config.classify(name))
+                      and found.format is fmt][:MAX_IMPORTS]
+            self._texts[(ref, fmt)] = _read_all(self._repo, ref, wanted)
+        return self._texts[(ref, fmt)]
+
+    def everything(self, ref: str) -> dict[str, str]:
+        """Every Avro and JSON Schema file at `ref` (the candidates for context_changes)."""
+        out: dict[str, str] = {}
+        for fmt in SET_FORMATS:
+            out |= self._all(ref, fmt)
+        return out
+
+
+def _read_all(repo: Path, ref: str, paths: list[str]) -> dict[str, str]:
+    """path -> text of files at `ref` in one git process (unusable ones are left out)."""
+    if not paths:
+        return {}
+    request = "".join(f"{ref}:{path}\n" for path in paths).encode("utf-8", "surrogateescape")
+    output = git(repo, "cat-file", "--batch", stdin=request)
+    found, at = {}, 0
+    for path in paths:
+        end = output.index(b"\n", at)
+        header = output[at:end].split()
+        at = end + 1
+        if len(header) != 3 or header[1] != b"blob":
+            continue  # "missing", or not a file
+        size = int(header[2])
+        data, at = output[at:at + size], at + size + 1
+        if len(data) <= MAX_SCHEMA_BYTES and b"\0" not in data:
+            found[path] = data.decode("utf-8", "replace")
+    return found
 
 
 def patch(repo: Path, base: str, head: str, *paths: str) -> str | None:

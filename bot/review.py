@@ -79,6 +79,9 @@ class FileChange:
     # protobuf: the buf modules around the file at the base (rules.protobuf.bufyaml.Layout):
     # their `breaking:` section applies beneath the config; None: no buf files were looked for
     buf_layout: object | None = None
+    # Not changed by the pull request: it uses changed Avro or JSON Schema files, and is
+    # checked between their base and head versions (bot/schemaset.py) to show what breaks.
+    context: bool = False
 
 
 @dataclass(frozen=True)
@@ -203,6 +206,8 @@ def _rehomed(files: list[FileReview]) -> list[FileReview]:
             findings.setdefault((finding.rule, finding.path, finding.side, finding.line), finding)
         if moved.get(file.path) or len(kept[file.path]) != len(file.findings):
             file = replace(file, findings=tuple(sorted(findings.values(), key=lambda f: f.sort_key)))
+        if file.context and file.reviewed and not file.findings:
+            continue  # a user of a changed file that nothing breaks: not worth a line
         out.append(file)
     return out
 
@@ -213,7 +218,8 @@ def _file(change: FileChange, classified: Classification, **values) -> FileRevie
         values["findings"] = (_not_reviewed(change.path, values["problem"]),)
     return FileReview(path=change.path, format=classified.format, mode=classified.mode,
                       transitive=classified.transitive, base_path=base_path,
-                      diff=parse_patch(change.patch), version=_version(change), **values)
+                      diff=parse_patch(change.patch), version=_version(change), context=change.context,
+                      **values)
 
 
 def _version(change: FileChange) -> str:

@@ -25,8 +25,8 @@ def place(finding: Finding, *, file: FileReview, fingerprint: str) -> Comment | 
     suggestions on the RIGHT side with both ends in one hunk; so a finding with a fix sits on
     the fix's lines when they qualify, even for a removed element (whose own line is LEFT).
     """
-    if file.from_older_version(finding):
-        return None  # its line numbers belong to a version this diff does not show
+    if file.from_older_version(finding) or file.context:
+        return None  # lines of a version, or of a file, this diff does not show
     if file.in_other_file(finding):
         # Its line is in a file this diff does not show: a file-level comment (body names it).
         return FileComment(path=file.path, fingerprint=fingerprint,

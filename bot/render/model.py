@@ -35,6 +35,9 @@ class FileReview:
     removed: bool = False
     version: str = ""  # a digest of both versions' content: what whole-file findings are bound to
     migrations: tuple = ()  # bot.migrations.Migration: what the head has in flight
+    # Not changed by the pull request: reviewed because it uses a file that is. It has no
+    # diff to comment on; its findings show in the summary and as annotations.
+    context: bool = False
 
     @property
     def reviewed(self) -> bool:

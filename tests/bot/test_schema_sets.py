@@ -4,12 +4,15 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from bot.config import Config
+from bot.local import review_repo
 from bot.render import check_run
 from bot.render.comments import place
 from bot.render.model import FileComment, FileReview
 from bot.review import FileChange, FileStatus, review
+from bot.schemaset import context_changes, formats_of
 from rules import Finding, Format, Mode, Severity, Side
 from tests.bot.test_review import patch
+from tests.localgit import make_repo
 
 NOW = datetime(2025, 3, 20, tzinfo=timezone.utc)
 SHOP = Path(__file__).parent.parent / "rules" / "trees" / "shop"
@@ -76,3 +79,45 @@ def test_an_old_side_finding_in_another_file_is_not_annotated_on_the_head():
     assert file.in_other_file(gone) and not file.from_older_version(gone)
     assert check_run.annotations([file]) == []
     assert isinstance(place(gone, file=file, fingerprint="0" * 16), FileComment)
+
+
+def test_a_change_only_to_a_shared_file_is_checked_through_the_files_using_it():
+    """defs.schema.json's root uses none of its `$defs`: alone it compares as unchanged; the
+    unchanged order.schema.json that uses it shows the change, on defs.schema.json."""
+    changes = [change("schemas/common/defs.schema.json")]
+    users = context_changes(changes, tree("new"), formats_of(Config()))
+    assert [(u.path, u.context) for u in users] == [("schemas/orders/order.schema.json", True)]
+    result = review(changes + users, Config(), now=NOW)
+    assert list(result.findings) == ["schemas/common/defs.schema.json"]  # the user had no own finding
+    (finding,) = result.findings["schemas/common/defs.schema.json"]
+    assert (finding.rule, finding.path, finding.line) == (
+        "JSONSCHEMA_CONSTRAINT_LOOSENED", "Order.lines[].sku/maxLength", 4)
+    assert all(c.path == "schemas/common/defs.schema.json" for c in result.comments)
+
+
+def test_a_user_made_unusable_by_a_shared_change_is_shown_without_a_comment():
+    """Currency deleted: money.avsc (unchanged) no longer resolves; it is where that shows."""
+    old, new = tree("old"), tree("new")
+    gone = FileChange(path="avro/common/currency.avsc", status=FileStatus.REMOVED,
+                      base_text=old["avro/common/currency.avsc"], head_text=None,
+                      base_imports={p: t for p, t in old.items() if p != "avro/common/currency.avsc"})
+    heads = {p: t for p, t in new.items() if p != "avro/common/currency.avsc"}
+    users = context_changes([gone], heads, formats_of(Config()))
+    assert {u.path for u in users} == {"avro/common/money.avsc", "avro/shop/order.avsc",
+                                       "avro/shop/refund.avsc"}
+    result = review([gone, *users], Config(), now=NOW)
+    invalid = {path for path, findings in result.findings.items()
+               if any(f.rule == "SCHEMA_INVALID" for f in findings)}
+    assert "avro/common/money.avsc" in invalid
+    assert result.conclusion.value == "failure"
+    assert {c.path for c in result.comments} <= {"avro/common/currency.avsc"}
+
+
+def test_the_local_review_uses_each_revisions_files_and_their_users(tmp_path):
+    repo = make_repo(tmp_path / "repo", tree("old"), tree("new"))
+    result = review_repo(repo, "main", "feature", now=NOW)
+    found = {(path, f.rule, f.path) for path, findings in result.findings.items() for f in findings}
+    assert ("schemas/common/defs.schema.json", "JSONSCHEMA_CONSTRAINT_LOOSENED",
+            "Order.lines[].sku/maxLength") in found
+    assert not any(rule == "SCHEMA_INVALID" for _p, rule, _e in found)
+    assert ("avro/common/currency.avsc", "AVRO_ENUM_SYMBOL_REMOVED", "Currency.JPY") in found

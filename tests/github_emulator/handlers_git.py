@@ -75,7 +75,9 @@ def get_tree(ctx: Ctx, owner: str, repo: str, tree_sha: str) -> Reply:
     found = ctx.repo(owner, repo)
     sha = _sha(ctx, found, tree_sha)
     recursive = ctx.query.get("recursive") not in (None, "", "0", "false")
-    entries = [{"path": e.path, "mode": e.mode, "type": e.type, "sha": e.sha, "size": e.size,
+    # GitHub gives a size for blobs only; a subtree's entry has none (not even null).
+    entries = [{"path": e.path, "mode": e.mode, "type": e.type, "sha": e.sha,
+                **({"size": e.size} if e.type == "blob" else {}),
                 "url": f"{ctx.api}/repos/{found.full_name}/git/{e.type}s/{e.sha}"}
                for e in found.git.list_tree(sha, recursive=recursive)]
     tree = found.git.info(sha).tree

@@ -1,0 +1,69 @@
+"""End to end: a repository whose Avro schemas share named types across files and whose JSON
+Schemas `$ref` each other (tests/rules/trees/shop), reviewed with no configuration."""
+from pathlib import Path
+
+from tests.integration.test_review_flow import open_pull, review_of
+
+SHOP = Path(__file__).parent.parent / "rules" / "trees" / "shop"
+
+
+def blob_queries(github) -> list[set[str]]:
+    """The paths each GraphQL blob query asked for (the config's own lookup aside)."""
+    asked = [{value.split(":", 1)[1] for key, value in (c.json.get("variables") or {}).items()
+              if key.startswith("e")} for c in github.calls if c.operation == "graphql"]
+    return [paths for paths in asked if paths and not any(p.startswith(".github/") for p in paths)]
+
+
+def tree(side: str) -> dict[str, str]:
+    root = SHOP / side
+    return {p.relative_to(root).as_posix(): p.read_text() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_a_change_to_shared_files_is_reviewed_where_it_breaks(github, app_url):
+    old, new = tree("old"), tree("new")
+    repo, pull = open_pull(github, old, {p: t for p, t in new.items() if t != old[p]})
+    github.clear_calls()
+    run = review_of(github, app_url, repo, pull)
+    assert run.conclusion == "failure"
+    assert "SCHEMA_INVALID" not in run.output["summary"]
+    # Each break is annotated on the file and line where it is, however many files use it.
+    # defs.schema.json's root uses none of its $defs: its change shows through order.schema.json,
+    # which the pull request does not change (reviewed as a user of changed files).
+    assert sorted((a["path"], a["start_line"], a["title"]) for a in run.annotations) == [
+        ("avro/common/currency.avsc", 5, "AVRO_ENUM_SYMBOL_REMOVED: Currency.JPY"),
+        ("schemas/common/address.schema.json", 9, "JSONSCHEMA_PROPERTY_MADE_REQUIRED: $.zip"),
+        ("schemas/common/address.schema.json", 9,
+         "JSONSCHEMA_PROPERTY_MADE_REQUIRED: Customer.home.zip"),
+        ("schemas/common/address.schema.json", 9, "JSONSCHEMA_PROPERTY_MADE_REQUIRED: Order.shipTo.zip"),
+        ("schemas/common/defs.schema.json", 4,
+         "JSONSCHEMA_CONSTRAINT_LOOSENED: Order.lines[].sku/maxLength"),
+    ]
+    # The changed files in one query (they hold each other's types and targets), then the
+    # head's other schema files in one, from its file list, for the files using them.
+    changed = {p for p, t in new.items() if t != old[p]}
+    assert blob_queries(github) == [changed, set(old) - changed]
+    assert len(github.calls_to("GET", r"/git/trees/")) == 1
+
+
+def test_files_using_unchanged_shared_files_get_them_from_the_repository(github, app_url):
+    old = tree("old")
+    order = old["avro/shop/order.avsc"].replace(
+        '{"name": "total", "type": "com.shop.Money"}',
+        '{"name": "total", "type": "com.shop.Money"},\n    {"name": "note", "type": ["null", "string"], "default": null}')
+    customer = old["schemas/orders/customer.schema.json"].replace(
+        '"name": {"type": "string"},', '"name": {"type": "string"},\n    "nickname": {"type": "string"},')
+    repo, pull = open_pull(github, old, {"avro/shop/order.avsc": order,
+                                         "schemas/orders/customer.schema.json": customer,
+                                         "schemas/orders/order.schema.json": old[
+                                             "schemas/orders/order.schema.json"] + "\n"})
+    github.clear_calls()
+    run = review_of(github, app_url, repo, pull)
+    assert run.conclusion == "success", run.output
+    assert run.annotations == []
+    # The changed files; then Money and the JSON Schemas the `$ref`s name; then the Currency
+    # Money uses: one query per level; then the others, for files using the changed ones.
+    changed = {"avro/shop/order.avsc", "schemas/orders/customer.schema.json",
+               "schemas/orders/order.schema.json"}
+    assert blob_queries(github) == [changed, {
+        "avro/common/money.avsc", "schemas/common/address.schema.json",
+        "schemas/common/defs.schema.json"}, {"avro/common/currency.avsc"}, set(old) - changed]
