@@ -177,21 +177,19 @@ def _recheck_jsonschema(case, finding, example, old):
     default = jsonschema.Draft7Validator
 
     def validator(path):
-        """The draft's validator over the file at its own file:// URI; a `$ref` to another
-        local file is read from disk (never the network)."""
+        """The draft's validator over the file at its own file:// URI, with the schema files in
+        the case's subfolders registered by their file:// URIs and `$id`s (never the network)."""
         schema = json.loads(path.read_text())
         cls = jsonschema.validators.validator_for(schema, default=default)
         formats = cls.FORMAT_CHECKER if case.args.get("format_assertion") else None
-
-        def retrieve(uri):
-            if not uri.startswith("file://"):
-                raise referencing.exceptions.NoSuchResource(ref=uri)
-            text = Path(urllib.parse.urlparse(uri).path).read_text()
-            return referencing.Resource.from_contents(
-                json.loads(text), default_specification=referencing.jsonschema.DRAFT7)
         uri = path.resolve().as_uri()
-        registry = referencing.Registry(retrieve=retrieve).with_resource(
-            uri, referencing.Resource.from_contents(schema, default_specification=referencing.jsonschema.DRAFT7))
+        others = [p for p in case.folder.rglob("*.json") if p.parent != case.folder]
+        registry = referencing.Registry().with_resources(
+            (other.resolve().as_uri(), referencing.Resource.from_contents(
+                json.loads(other.read_text()), default_specification=referencing.jsonschema.DRAFT7))
+            for other in others if other.resolve() != path.resolve())
+        registry = registry.with_resource(uri, referencing.Resource.from_contents(
+            schema, default_specification=referencing.jsonschema.DRAFT7))
         base = urllib.parse.urljoin(uri, schema.get("$id", "")) if isinstance(schema, dict) else uri
         return cls(schema, format_checker=formats, registry=registry.crawl(),
                    _resolver=registry.crawl().resolver(base_uri=base))
