@@ -48,7 +48,7 @@ class Case:
         old = rules.read(str(self.old), proto_paths=roots)
         new = rules.read(str(self.new), proto_paths=roots)
         if new_text is not None:
-            new = Source(path=new.path, text=new_text, proto_paths=roots)
+            new = Source(path=new.path, text=new_text, proto_paths=roots, imports=new.imports)
         against = [rules.read(str(self.folder / name), proto_paths=roots)
                    for name in args.get("against", [])]
         options = Options(policy=Policy(args.get("policy", "lenient")),
