@@ -24,6 +24,10 @@ MAX_PROTO_FILES = 500
 # Findings one comparison may return; the rest are summarised by one finding.
 MAX_FINDINGS = 2000
 
+# JSON Schema: files of a version's schema set parsed while looking for an `$id` (an unknown
+# URL may name none of them; each file named by path is parsed on its own).
+MAX_SET_DOCUMENTS = 200
+
 # JSON Schema: alternatives one schema may expand to when anyOf/oneOf/allOf are multiplied out.
 MAX_JSONSCHEMA_ALTERNATIVES = 256
 

@@ -18,6 +18,7 @@ import referencing.jsonschema
 from referencing.exceptions import NoSuchAnchor, NoSuchResource, PointerToNowhere, Unresolvable
 
 from .. import jsontext
+from ..limits import MAX_SET_DOCUMENTS
 from ..model import SchemaError
 from . import drafts, keywords
 from .drafts import Draft
@@ -26,8 +27,6 @@ FILE_BASE = "file:///"  # a document without an `$id` is known by its path in th
 DANGLING = '$ref "{ref}" does not point at anything in {where}'
 CIRCULAR = '$ref "{ref}" is circular: it only ever points at other references'
 NOT_A_SCHEMA = '$ref "{ref}" points at a value that is not a schema'
-# Files of the schema set parsed to find `$id`s (an unknown URL may name none of them).
-MAX_SEARCHED = 200
 
 SPECIFICATIONS = {
     Draft.DRAFT4: referencing.jsonschema.DRAFT4,
@@ -121,7 +120,7 @@ class Refs:
             return
         self._searched.add(segment)
         for each in sorted(self._files):
-            if len(self._loaded) > MAX_SEARCHED:
+            if len(self._loaded) > MAX_SET_DOCUMENTS:
                 break
             if each not in self._loaded and segment in self._files[each]:
                 self._load(each)
