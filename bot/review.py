@@ -155,6 +155,10 @@ def _reviewed(changes: Iterable[FileChange], config: Config, *, now: datetime) -
             classified = _stricter(classified, before)
         if classified is None:
             continue  # not a schema file under this repository's config
+        if change.context:
+            if len(files) < config.max_files and (reviewed := _context(change, classified, config, now=now)):
+                files.append(reviewed)
+            continue
         if len(files) >= config.max_files:
             files.append(_file(change, classified, problem=OVER_LIMIT.format(limit=config.max_files)))
         elif time.monotonic() > deadline:
@@ -180,6 +184,20 @@ def new_comments(result: ReviewResult, already_posted: Iterable[str]) -> list[Co
 def stale_fingerprints(result: ReviewResult, posted: Iterable[str]) -> set[str]:
     """Fingerprints of our earlier comments whose findings are gone (to minimize them)."""
     return set(posted) - result.fingerprints
+
+
+def _context(change: FileChange, classified: Classification, config: Config, *,
+             now: datetime) -> FileReview | None:
+    """A user of a changed file, unchanged itself: only what the change makes of it counts.
+    One that could not be judged, or was already unusable with the base's files, is left out."""
+    reviewed = _review_file(change, classified, config, now=now)
+    if not reviewed.reviewed:
+        return None
+    if any(f.rule == SCHEMA_INVALID for f in reviewed.findings):
+        before = replace(change, head_text=change.base_text, head_imports=change.base_imports)
+        if any(f.rule == SCHEMA_INVALID for f in _review_file(before, classified, config, now=now).findings):
+            return None
+    return reviewed
 
 
 def _rehomed(files: list[FileReview]) -> list[FileReview]:

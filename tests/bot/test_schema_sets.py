@@ -1,5 +1,6 @@
 """Schemas split across files in the App: each version is checked with its revision's other
 files (FileChange.base_imports/head_imports), and a break in a shared file is shown there."""
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -121,3 +122,15 @@ def test_the_local_review_uses_each_revisions_files_and_their_users(tmp_path):
             "Order.lines[].sku/maxLength") in found
     assert not any(rule == "SCHEMA_INVALID" for _p, rule, _e in found)
     assert ("avro/common/currency.avsc", "AVRO_ENUM_SYMBOL_REMOVED", "Currency.JPY") in found
+
+
+def test_users_that_cannot_be_judged_or_do_not_fit_never_fail_the_gate():
+    changes = [change("schemas/common/defs.schema.json")]
+    users = context_changes(changes, tree("new"), formats_of(Config()))
+    broken = [replace(users[0], base_text="{", head_text="{")]  # unusable before and after
+    result = review(changes + broken, Config(), now=NOW)
+    assert list(result.findings) == ["schemas/common/defs.schema.json"]
+    assert result.findings["schemas/common/defs.schema.json"] == ()
+    full = review(changes + users, replace(Config(), max_files=1), now=NOW)
+    assert [f.path for f in full.files] == ["schemas/common/defs.schema.json"]
+    assert full.conclusion.value == "success"
