@@ -82,6 +82,8 @@ class Instance:
                 self.points.insert(kept, Point(where, len(options), index, toward))
                 return built
         del self.points[kept:]
+        # None of the first few is valid here: the later options stay open to the search.
+        self.points.insert(kept, Point(where, len(options), 0, ()))
         return options[0](depth)
 
     def _options(self, node, where: tuple, depth: int) -> list:

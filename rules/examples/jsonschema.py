@@ -34,7 +34,7 @@ class Finder:
         parsed, check = self.parsed[writer], self.validators[writer]
 
         def valid(node, value) -> bool:
-            return _valid(check, node, value, parsed.refs)
+            return _valid(check, node, value)
 
         if not budget.spend():
             return None
@@ -46,7 +46,7 @@ class Finder:
                 return None
             built = Instance(_viewer(parsed), valid, self.pool, location=location,
                              overrides=overrides, strict=self.strict).value(parsed.root)
-            if not _valid(check, parsed.root, built, parsed.refs):
+            if not _valid(check, parsed.root, built):
                 continue
             error = _first_error(self.validators[reader], built)
             if error is not None:
@@ -115,9 +115,9 @@ def _validator(parsed, *, formats: bool):
                 _resolver=parsed.refs.resolver())
 
 
-def _valid(validator, node, value, refs) -> bool:
-    try:  # a subschema's references resolve against its own base URI
-        return validator.evolve(schema=node, _resolver=refs.resolver(node)).is_valid(value)
+def _valid(validator, node, value) -> bool:
+    try:  # the validator keeps the parser's registry (no retrieval) for the subschema too
+        return validator.evolve(schema=node).is_valid(value)
     except Exception:  # noqa: BLE001 - an unresolvable reference or an odd keyword value
         return False
 

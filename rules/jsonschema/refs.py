@@ -54,12 +54,14 @@ class Refs:
     def __init__(self, root: object, draft: Draft, file: str, schemas: list,
                  files: Mapping[str, str] | None = None):
         self.root, self.draft, self.file, self._schemas = root, draft, file, schemas
-        self.bases: dict[int, str] = {}  # id(schema) -> the base URI its references use
+        # id(schema) -> (schema, the base URI its references use); the schema is kept so that
+        # an id is never another, freed object's (callers pass temporary nodes too).
+        self._bases: dict[int, tuple[object, str]] = {}
         self._files = files or {}
         self._paths: dict[str, str] | None = None  # URI -> path in the set, on first need
         self._loaded: set[str] = {file}  # paths whose documents are in the registry
         self._searched: set[str] = set()  # last URI segments already looked for as `$id`s
-        self._targets: dict[int, object] = {}  # id($ref node) -> its target, memoised
+        self._targets: dict[int, tuple[dict, object]] = {}  # id($ref node) -> (node, target)
         self._registry = referencing.Registry()
         self._add(root, draft, uri_of(file))
 
@@ -75,19 +77,24 @@ class Refs:
                 ident = spec.id_of(schema)
                 if isinstance(ident, str):
                     base = urldefrag(urljoin(base, ident))[0] or base
-                self.bases[id(schema)] = base
+                self._bases[id(schema)] = (schema, base)
             stack.extend((child, base) for child in keywords.children(schema))
 
     def target(self, node: dict) -> object:
         """What `node["$ref"]` points at: a schema, or External. SchemaError when dangling."""
-        key = id(node)
-        if key not in self._targets:
-            self._targets[key] = self._lookup(node)
-        return self._targets[key]
+        known = self._targets.get(id(node))
+        if known is None or known[0] is not node:
+            known = self._targets[id(node)] = (node, self._lookup(node))
+        return known[1]
+
+    def base_of(self, node: object) -> str:
+        """The base URI `node`'s references resolve against (a node not in the set: the file's)."""
+        known = self._bases.get(id(node))
+        return known[1] if known is not None and known[0] is node else uri_of(self.file)
 
     def _lookup(self, node: dict) -> object:
         ref = node["$ref"]
-        base = self.bases.get(id(node), uri_of(self.file))
+        base = self.base_of(node)
         self._reach(urldefrag(urljoin(base, ref))[0])
         try:
             found = self._registry.resolver(base_uri=base).lookup(ref).contents
@@ -103,7 +110,7 @@ class Refs:
         """A `referencing` resolver at a schema's base URI (default: the document's) over the
         files reached so far, for validators: they see the same files and never fetch one."""
         node = self.root if node is None else node
-        return self._registry.resolver(base_uri=self.bases.get(id(node), uri_of(self.file)))
+        return self._registry.resolver(base_uri=self.base_of(node))
 
     def _reach(self, uri: str) -> None:
         """Bring the set's file for `uri` into the registry: by its path, else by its `$id`."""
