@@ -93,7 +93,7 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
     roots = tuple(dict.fromkeys((*config.import_roots, *layout.roots))) or ("",)
     imports = _imports(repo, roots, blobs, files)
     imports.update(schema_sets(repo, config, blobs))  # Avro and JSON Schema: disjoint keys
-    histories = _Histories(repo, base_sha, config, paths=[
+    histories = _Histories(repo, base_sha, config, known=blobs, paths=[
         f.previous_filename or f.filename for f in files if f.status != FileStatus.ADDED])
     changes = []
     for f in files:
@@ -133,8 +133,10 @@ class _Histories:
     """The files' versions on the base branch, read HISTORY_BATCH files at a time the first time
     one of them is needed: one query for their commits, one per BLOBS_PER_QUERY versions."""
 
-    def __init__(self, repo: RepoClient, ref: str, config: Config, *, paths: list[str]):
+    def __init__(self, repo: RepoClient, ref: str, config: Config, *, paths: list[str],
+                 known: Mapping[tuple[str, str], Blob | None] = MappingProxyType({})):
         self._repo, self._ref, self._paths, self._found = repo, ref, paths, {}
+        self._known = known  # versions already fetched (the base's, when it last changed them)
         self._depth = max(HISTORY_DEPTH, config.transitive_versions)
 
     def of(self, path: str) -> list[tuple[str, str, str]]:
@@ -145,7 +147,9 @@ class _Histories:
 
     def _read(self, paths: list[str]) -> None:
         commits = self._repo.histories(paths, self._ref, self._depth)
-        blobs = self._repo.blobs([(sha, path) for path in paths for sha, _date in commits.get(path, ())])
+        wanted = [(sha, path) for path in paths for sha, _date in commits.get(path, ())]
+        missing = [key for key in wanted if key not in self._known]
+        blobs = {**self._known, **(self._repo.blobs(missing) if missing else {})}
         for path in paths:
             self._found[path] = [(sha, date, _text(blobs.get((sha, path))) or "")
                                  for sha, date in commits.get(path, ())]

@@ -1,6 +1,9 @@
 """End to end: a repository whose Avro schemas share named types across files and whose JSON
 Schemas `$ref` each other (tests/rules/trees/shop), reviewed with no configuration."""
+import posixpath
 from pathlib import Path
+
+from rules.protobuf import bufyaml
 
 from tests.integration.test_review_flow import open_pull, review_of
 
@@ -12,6 +15,11 @@ def blob_queries(github) -> list[set[str]]:
     asked = [{value.split(":", 1)[1] for key, value in (c.json.get("variables") or {}).items()
               if key.startswith("e")} for c in github.calls if c.operation == "graphql"]
     return [paths for paths in asked if paths and not any(p.startswith(".github/") for p in paths)]
+
+
+def sets(files: dict[str, str]) -> set[str]:
+    """The Avro and JSON Schema files (the ones whose users are looked for)."""
+    return {p for p in files if not p.startswith("proto/")}
 
 
 def tree(side: str) -> dict[str, str]:
@@ -31,6 +39,9 @@ def test_a_change_to_shared_files_is_reviewed_where_it_breaks(github, app_url):
     # which the pull request does not change (reviewed as a user of changed files).
     assert sorted((a["path"], a["start_line"], a["title"]) for a in run.annotations) == [
         ("avro/common/currency.avsc", 5, "AVRO_ENUM_SYMBOL_REMOVED: Currency.JPY"),
+        # Where the deleted field stood (base line 10); imports resolve from proto/buf.yaml's module.
+        ("proto/acme/shop/v1/order.proto", 10, "PROTO_FIELD_DELETED_NOT_DEPRECATED: Order.coupon"),
+        ("proto/acme/shop/v1/order.proto", 10, "PROTO_FIELD_DELETED_NOT_RESERVED: Order.coupon"),
         ("schemas/common/address.schema.json", 9, "JSONSCHEMA_PROPERTY_MADE_REQUIRED: $.zip"),
         ("schemas/common/address.schema.json", 9,
          "JSONSCHEMA_PROPERTY_MADE_REQUIRED: Customer.home.zip"),
@@ -38,10 +49,15 @@ def test_a_change_to_shared_files_is_reviewed_where_it_breaks(github, app_url):
         ("schemas/common/defs.schema.json", 4,
          "JSONSCHEMA_CONSTRAINT_LOOSENED: Order.lines[].sku/maxLength"),
     ]
-    # The changed files in one query (they hold each other's types and targets), then the
-    # head's other schema files in one, from its file list, for the files using them.
+    # The changed files in one query (they hold each other's types and targets) with the places
+    # buf's layout files may sit, then the .proto imports (from proto/, the module buf.yaml
+    # declares), then the head's other Avro and JSON Schema files, for the files using them.
     changed = {p for p, t in new.items() if t != old[p]}
-    assert blob_queries(github) == [changed, set(old) - changed]
+    queries = blob_queries(github)
+    layout = {p for p in queries[0] if posixpath.basename(p) in bufyaml.NAMES}
+    assert "proto/buf.yaml" in layout and queries[0] - layout == changed
+    assert "proto/acme/common/v1/money.proto" in queries[1]
+    assert queries[2:] == [sets(old) - changed]
     assert len(github.calls_to("GET", r"/git/trees/")) == 1
 
 
@@ -66,4 +82,4 @@ def test_files_using_unchanged_shared_files_get_them_from_the_repository(github,
                "schemas/orders/order.schema.json"}
     assert blob_queries(github) == [changed, {
         "avro/common/money.avsc", "schemas/common/address.schema.json",
-        "schemas/common/defs.schema.json"}, {"avro/common/currency.avsc"}, set(old) - changed]
+        "schemas/common/defs.schema.json"}, {"avro/common/currency.avsc"}, sets(old) - changed]

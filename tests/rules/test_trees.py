@@ -1,6 +1,7 @@
 """Schemas split across files: the CLI checks a file with its tree's other files, and two
 directory trees pair by relative path (tests/rules/trees/shop: Avro named types shared across
-`.avsc` files, JSON Schemas `$ref`-ing each other by path and by `$id`)."""
+`.avsc` files, JSON Schemas `$ref`-ing each other by path and by `$id`, a buf module under
+`proto/`)."""
 import json
 import shutil
 import subprocess
@@ -15,6 +16,9 @@ SHOP = Path(__file__).parent / "trees" / "shop"
 CURRENCY = ("avro/common/currency.avsc", "AVRO_ENUM_SYMBOL_REMOVED", "Currency.JPY", "error")
 ADDRESS = "schemas/common/address.schema.json"
 DEFS = "schemas/common/defs.schema.json"
+ORDER_PROTO = "proto/acme/shop/v1/order.proto"  # imports resolve from proto/ (its buf.yaml)
+PROTO = {(ORDER_PROTO, "PROTO_FIELD_DELETED_NOT_RESERVED", "Order.coupon", "error"),
+         (ORDER_PROTO, "PROTO_FIELD_DELETED_NOT_DEPRECATED", "Order.coupon", "warning")}
 # What the whole tree's change breaks, where each break is visible, and through which file.
 TREE_FINDINGS = {
     CURRENCY,
@@ -22,6 +26,7 @@ TREE_FINDINGS = {
     (ADDRESS, "JSONSCHEMA_PROPERTY_MADE_REQUIRED", "Order.shipTo.zip", "error"),
     (ADDRESS, "JSONSCHEMA_PROPERTY_MADE_REQUIRED", "Customer.home.zip", "error"),
     (DEFS, "JSONSCHEMA_CONSTRAINT_LOOSENED", "Order.lines[].sku/maxLength", "info"),
+    *PROTO,
 }
 
 
@@ -43,6 +48,7 @@ def test_directories_pair_files_and_report_each_break_where_it_is_with_relative_
 
 @pytest.mark.parametrize("file, expected", [
     ("avro/shop/order.avsc", {CURRENCY}),  # Order -> Money -> Currency, three files
+    (ORDER_PROTO, PROTO),  # importing money.proto from the module root buf.yaml names
     ("avro/shop/refund.avsc", {CURRENCY}),
     ("avro/common/money.avsc", {CURRENCY}),  # Money gained `nanos` with a default: fine
     ("schemas/orders/order.schema.json", {  # by relative path, and into another file's $defs
@@ -110,10 +116,12 @@ def test_config_selects_files_and_modes_and_explicit_flags_win(tmp_path):
         return report["mode"], {(f["rule"], f["severity"]) for f in report["findings"]}
 
     # Avro is turned off; forward readers reject the longer SKUs, required zip breaks backward.
+    # A deleted, unreserved proto field is an error in every mode.
+    proto = {(rule, severity) for _file, rule, _path, severity in PROTO}
     assert severities() == ("forward", {("JSONSCHEMA_PROPERTY_MADE_REQUIRED", "info"),
-                                        ("JSONSCHEMA_CONSTRAINT_LOOSENED", "error")})
+                                        ("JSONSCHEMA_CONSTRAINT_LOOSENED", "error"), *proto})
     assert severities("--mode", "backward") == ("backward", {
-        ("JSONSCHEMA_PROPERTY_MADE_REQUIRED", "error"), ("JSONSCHEMA_CONSTRAINT_LOOSENED", "info")})
+        ("JSONSCHEMA_PROPERTY_MADE_REQUIRED", "error"), ("JSONSCHEMA_CONSTRAINT_LOOSENED", "info"), *proto})
 
 
 def test_config_errors_and_the_engine_without_a_config_reader_exit_2(tmp_path):
