@@ -91,13 +91,17 @@ def test_promoting_a_field_optional_for_10_days_fails_naming_the_date(github, ap
 
 def test_the_calendar_reads_every_files_history_in_a_constant_number_of_calls(github, app_url):
     """20 JSON Schemas, each with an optional property, a deprecated one and a new one: their
-    histories are one GraphQL query for the commits and one for the versions' texts."""
+    histories (two versions each) are one GraphQL query for the commits and one for the texts
+    of the older versions (the base's own were fetched with the review)."""
     base = JSON_BASE.replace('"phone": {"type": "string"}',
                              '"phone": {"type": "string"},\n    "fax": {"type": "string"}')
     head = base.replace('"fax": {"type": "string"}', '"fax": {"type": "string", "deprecated": true},'
                         '\n    "faxNumber": {"type": "string"}')
-    files = {f"schemas/c{i:02}.schema.json": base for i in range(20)}
-    repo, pull = open_pull(github, files, {path: head for path in files})
+    files = {f"schemas/c{i:02}.schema.json": JSON_BASE for i in range(20)}
+    repo = github.create_repo("acme", "calendar", files)
+    repo.commit("main", {path: base for path in files}, "Add fax")
+    repo.commit("feature", {path: head for path in files}, "Replace fax", base="main")
+    pull = github.open_pull(repo.owner, repo.name, "feature", "main", "Replace fax")
     github.clear_calls()
     run = review_of(github, app_url, repo, pull)
     calendar = run.output["summary"].split("### Migrations in flight", 1)[1]
@@ -107,4 +111,4 @@ def test_the_calendar_reads_every_files_history_in_a_constant_number_of_calls(gi
     assert "…and 25 more" in calendar
     reads = collections.Counter(c.operation for c in github.calls
                                 if c.operation in ("graphql", "repos/list-commits"))
-    assert reads == {"graphql": 3}, reads  # the review's query, the histories, their texts
+    assert reads == {"graphql": 3}, reads  # the review's query, the histories, the older texts
