@@ -41,11 +41,24 @@ class Configured:
     import_roots: tuple[str, ...] = ()
 
 
+def _formatter(prog: str) -> argparse.HelpFormatter:
+    """argparse's own formatter, at the width shutil.get_terminal_size would give: argparse
+    imports shutil for it (with bz2, lzma, ...), which costs more than the rules of a big file."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 80
+    return argparse.HelpFormatter(prog, width=max(columns - 2, 20))
+
+
 def _parser(prog: str = "python -m rules") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog,
+    parser = argparse.ArgumentParser(prog=prog, formatter_class=_formatter,
                                      description="Schema evolution checks for Avro, Protobuf and JSON Schema.")
     commands = parser.add_subparsers(dest="command", required=True)
-    run = commands.add_parser("check", help="compare NEW against OLD")
+    run = commands.add_parser("check", help="compare NEW against OLD", formatter_class=_formatter)
     run.add_argument("old", metavar="OLD", help="a schema file, or a directory of them")
     run.add_argument("new", metavar="NEW", help="the same for the new version: directories pair "
                                               "their files by relative path")
@@ -72,7 +85,7 @@ def _parser(prog: str = "python -m rules") -> argparse.ArgumentParser:
                      help='JSON Schema only: validators assert "format", so a format change is an error')
     run.add_argument("--examples", action="store_true",
                      help="show, for each breaking error, a record the other version cannot read")
-    docs = commands.add_parser("docs", help="render the rules reference")
+    docs = commands.add_parser("docs", help="render the rules reference", formatter_class=_formatter)
     # No default here: main fills in docs/rules.md, so `check` never imports the renderer.
     docs.add_argument("--output", help="file to write, - for stdout (default: docs/rules.md in a "
                                        "source checkout, else stdout)")

@@ -38,12 +38,10 @@ class Builder:
 
     def __init__(self, file: str, library: Library | None = None):
         self.file, self.library = file, library
-        self.loaded: list[tuple[str, object]] = []  # other files built in, dependencies first
         self._loading: set[str] = set()
         self.named: dict[str, Named] = {}
         self.defaulted: list[Field] = []  # fields with a default, checked once all types exist
         self.names_ok: set[str] = set()
-        self.ignored_logical = False
 
     def fail(self, line: int | None, problem: str):
         raise SchemaError(self.file, line, problem)
@@ -78,7 +76,6 @@ class Builder:
             self.type(document, "", getattr(document, "line", 1))
         finally:
             self.file = file
-        self.loaded.append(hit)
         return self.named.get(full)
 
     def union(self, values: list, namespace: str, line: int) -> Union:
@@ -97,9 +94,7 @@ class Builder:
             self.fail(line, MISSING.format(what="schema object", key="type"))
         if not isinstance(kind, str):
             self.fail(obj.key_line("type"), NOT_A_TYPE.format(value=_short(kind)))
-        logical = annotation(obj, kind)
-        if not logical and obj.get("logicalType") == "decimal":
-            self.ignored_logical = True  # an invalid decimal: the plain type is used
+        logical = annotation(obj, kind)  # an invalid decimal: none, the plain type is used
         if kind in PRIMITIVES:
             return Type(kind=kind, line=line, logical=logical)
         if kind == "array":

@@ -6,11 +6,15 @@ from .schema import Array, Enum, Fixed, Map, Record, Type, Union
 INT_RANGE = range(-2**31, 2**31)
 LONG_RANGE = range(-2**63, 2**63)
 SPECIAL_FLOATS = frozenset({"NaN", "Infinity", "-Infinity"})
-MAX_DEPTH = 1000  # the builder has already refused deeper documents
 
 
 def _number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _float(value) -> bool:
+    """A number, or the string spelling of NaN or an infinity (never a list: unhashable)."""
+    return _number(value) or (isinstance(value, str) and value in SPECIAL_FLOATS)
 
 
 def _octets(value, size: int | None = None) -> bool:
@@ -24,8 +28,8 @@ PRIMITIVE_CHECKS = {
     "boolean": lambda v: isinstance(v, bool),
     "int": lambda v: isinstance(v, int) and not isinstance(v, bool) and v in INT_RANGE,
     "long": lambda v: isinstance(v, int) and not isinstance(v, bool) and v in LONG_RANGE,
-    "float": lambda v: _number(v) or v in SPECIAL_FLOATS,
-    "double": lambda v: _number(v) or v in SPECIAL_FLOATS,
+    "float": _float,
+    "double": _float,
     "bytes": _octets,
     "string": lambda v: isinstance(v, str),
 }
@@ -52,13 +56,3 @@ def valid(schema: Type, value) -> bool:
     if isinstance(schema, Map):
         return isinstance(value, dict) and all(valid(schema.values, v) for v in value.values())
     return PRIMITIVE_CHECKS[schema.kind](value)
-
-
-def without_defaults(document, nodes: set, depth: int = 0):
-    """The document with the `default` of the field objects in `nodes` (by id) removed."""
-    if depth > MAX_DEPTH or not isinstance(document, (dict, list)):
-        return document
-    if isinstance(document, list):
-        return [without_defaults(item, nodes, depth + 1) for item in document]
-    return {key: without_defaults(value, nodes, depth + 1) for key, value in document.items()
-            if not (key == "default" and id(document) in nodes)}

@@ -8,7 +8,6 @@ from __future__ import annotations
 import math
 
 LOGICAL_KEYS = ("logicalType", "precision", "scale")
-MAX_DEPTH = 1000  # the builder has already refused deeper documents
 
 
 def _count(value) -> int | None:
@@ -34,19 +33,3 @@ def annotation(obj: dict, kind: str) -> tuple:
     if obj.get("logicalType") == "decimal" and not valid_decimal(obj, kind):
         return ()
     return tuple((k, obj[k]) for k in LOGICAL_KEYS if k in obj)
-
-
-def effective(document, depth: int = 0):
-    """The document with invalid decimal annotations removed (what a reader should use)."""
-    if depth > MAX_DEPTH:
-        return document
-    if isinstance(document, list):
-        return [effective(item, depth + 1) for item in document]
-    if not isinstance(document, dict):
-        return document
-    out = {key: effective(value, depth + 1) for key, value in document.items()}
-    kind = document.get("type")
-    if document.get("logicalType") == "decimal" and isinstance(kind, str) and not valid_decimal(document, kind):
-        for key in LOGICAL_KEYS:
-            out.pop(key, None)
-    return out

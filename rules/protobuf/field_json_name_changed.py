@@ -13,9 +13,13 @@ from ..registry import RuleSpec
 from .categories import JSON
 from .pairs import Kind
 
+IMPACT = ("binary data is unaffected (it carries numbers). JSON payloads key the field by its "
+          "JSON name, so a parser of either version does not recognise the other's key: it "
+          "rejects the payload, or silently drops the value if it ignores unknown fields.")
 SPEC = RuleSpec(id="PROTO_FIELD_JSON_NAME_CHANGED", format=Format.PROTOBUF,
                 breaks=BOTH_DIRECTIONS, severity=Severity.ERROR,
                 summary="a field's JSON name changed (WIRE_JSON)",
+                impact=IMPACT,
                 categories=JSON)
 KINDS = (Kind.FIELD,)
 MESSAGE = 'Field "{path}" changed its JSON name from "{old}" to "{new}".'

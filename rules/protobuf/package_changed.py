@@ -15,8 +15,12 @@ from ..registry import RuleSpec
 from .categories import ALL
 from .pairs import Kind
 
+IMPACT = ("every type's full name changes: generated code moves to another namespace (its "
+          "users stop compiling), `Any` type URLs and registries naming the old types no longer "
+          "resolve, and gRPC clients call service paths the server no longer serves.")
 SPEC = RuleSpec(id="PROTO_PACKAGE_CHANGED", format=Format.PROTOBUF, breaks=BOTH_DIRECTIONS,
                 severity=Severity.ERROR, summary="the file's package changed",
+                impact=IMPACT,
                 categories=ALL)
 KINDS = (Kind.FILE,)
 MESSAGE = 'The package changed from "{old}" to "{new}".'

@@ -14,9 +14,14 @@ from ..registry import RuleSpec
 from .categories import ALL
 from .pairs import Kind
 
+IMPACT = ("deployed clients and servers disagree on the call: the other side decodes the "
+          "request or response as the wrong message (garbage or a failed call), or expects a "
+          "stream where one message comes; generated stubs of the new version stop compiling "
+          "in callers written for the old.")
 SPEC = RuleSpec(id="PROTO_RPC_SIGNATURE_CHANGED", format=Format.PROTOBUF, breaks=BOTH_DIRECTIONS,
                 severity=Severity.ERROR,
                 summary="an RPC's request type, response type or streaming mode changed",
+                impact=IMPACT,
                 categories=ALL)
 KINDS = (Kind.RPC,)
 MESSAGE = 'RPC "{path}" changed its signature from {old} to {new}.'

@@ -132,6 +132,9 @@ def test_body_says_what_breaks_for_whom_in_which_mode(breaks, mode, wanted):
     ("PROTO_ENUM_VALUE_DELETED_NOT_RESERVED", "reuses the number"),
     ("PROTO_RESERVED_DELETED", "Nothing yet: the reservation only guarded against reuse"),
     ("PROTO_FIELD_RENAMED", "Binary data is unaffected"),
+    ("PROTO_FIELD_JSON_NAME_CHANGED", "JSON payloads key the field by its JSON name"),
+    ("PROTO_PACKAGE_CHANGED", "`Any` type URLs"),
+    ("PROTO_RPC_SIGNATURE_CHANGED", "Deployed clients and servers disagree"),
 ])
 def test_a_rule_with_its_own_impact_says_it_instead_of_the_generic_sentence(rule, wanted):
     body = place(finding(rule=rule, breaks=BOTH), file=review_of(mode=Mode.FULL),
