@@ -272,8 +272,9 @@ def _review_file(change: FileChange, classified: Classification, config: Config,
             rule=SCHEMA_FILE_REMOVED, severity=severity, line=1, path="", message=REMOVED,
             side=Side.OLD, file=change.path, breaks=frozenset()),)
         return _file(change, classified, findings=found, removed=True)
-    new = Source(change.path, head, imports=change.head_imports)
-    old = Source(base_path, base, imports=change.base_imports) if base is not None else new
+    deps = change.buf_layout.deps_of(change.path) if change.buf_layout is not None else ()
+    new = Source(change.path, head, imports=change.head_imports, buf_deps=deps)
+    old = Source(base_path, base, imports=change.base_imports, buf_deps=deps) if base is not None else new
     # One budget for the whole file (transitive versions included), enforced by killing the
     # worker process that runs the engine: a hostile schema never stalls this process.
     deadline = time.monotonic() + rules.budget.shared().seconds

@@ -26,6 +26,8 @@ UNUSABLE = "unusable schema"
 BUDGET_VARIABLE = "SCHEMA_REVIEW_FILE_BUDGET"  # seconds per comparison, as in the App
 BAD_CATEGORIES = "unknown categories {given}; expected some of {known}"
 SUMMARY = "{verdict} ({mode}): {errors} error(s), {warnings} warning(s), {infos} info"
+# A tree with files that could not be checked is never called compatible (exit 2 says why).
+NOT_ALL_CHECKED = "{count} file(s) could not be checked"
 NO_CONFIG_READER = "--config needs the `schema-review` command (it reads the App's config format)"
 TREE_AGAINST = "--against takes files; compare directories one pair at a time"
 MIXED = "OLD and NEW must both be files or both be directories"
@@ -103,7 +105,7 @@ def _categories(text: str) -> frozenset[str]:
     return chosen
 
 
-def _print_text(report: Report) -> None:
+def _print_text(report: Report, unchecked: int = 0) -> None:
     for finding in report.findings:
         side = " (old)" if finding.side.value == "old" else ""
         side += f" (against {finding.against})" if finding.against else ""
@@ -120,26 +122,34 @@ def _print_text(report: Report) -> None:
                 print(f"  {line}")
     for note in report.notes:
         print(f"note: {note}")
-    print(_summary(report))
+    print(_summary(report, unchecked))
 
 
-def _summary(report: Report) -> str:
+def _summary(report: Report, unchecked: int = 0) -> str:
     count = {s: sum(f.severity.value == s for f in report.findings) for s in ("error", "warning", "info")}
-    return SUMMARY.format(verdict="compatible" if report.compatible else "incompatible",
+    verdict = "compatible" if report.compatible else "incompatible"
+    if unchecked:
+        verdict = NOT_ALL_CHECKED.format(count=unchecked) + ("" if report.compatible else f", {verdict}")
+    return SUMMARY.format(verdict=verdict,
                           mode=report.mode.value, errors=count["error"], warnings=count["warning"],
                           infos=count["info"])
 
 
-def _print(report: Report, output: Output, *, new: str) -> None:
+def _print(report: Report, output: Output, *, new: str, unchecked: Sequence[SchemaError] = ()) -> None:
     if output is Output.JSON:
-        print(json.dumps(report.to_json(), indent=2))
+        data = report.to_json()
+        if unchecked:
+            data["compatible"] = False
+            data["unchecked"] = [{"file": e.file, "line": e.line, "problem": e.problem} for e in unchecked]
+        print(json.dumps(data, indent=2))
     elif output is Output.TEXT:
-        _print_text(report)
+        _print_text(report, len(unchecked))
     else:
         from .output import render
         from .output.model import from_report
 
-        sys.stdout.write(render(output, from_report(report, new=new, verdict=_summary(report))))
+        verdict = _summary(report, len(unchecked))
+        sys.stdout.write(render(output, from_report(report, new=new, verdict=verdict)))
 
 
 def _budget() -> float:
@@ -242,7 +252,7 @@ def _check_trees(args: argparse.Namespace, configured: Configured | None) -> int
                          examples=args.examples, guard=lambda: _cpu_capped(_budget()))
     for problem in result.problems:
         _unusable(problem, args)
-    _print(result.report, Output(args.output), new=args.new)
+    _print(result.report, Output(args.output), new=args.new, unchecked=result.problems)
     return result.exit_code
 
 

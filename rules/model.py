@@ -188,6 +188,9 @@ class Source:
     imports: Mapping[str, str] = field(default_factory=dict)
     # protobuf: local include roots to resolve imports from (the CLI's --proto-path)
     proto_paths: tuple[str, ...] = ()
+    # protobuf: the buf dependencies (`deps:`) of the module holding the file; never fetched,
+    # only named when an import is missing
+    buf_deps: tuple[str, ...] = ()
 
 
 class SchemaError(Exception):

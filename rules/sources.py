@@ -46,10 +46,13 @@ def read(path: str, *, proto_paths: tuple[str, ...] = (), root: str | None = Non
         raise SchemaError(path, None, TOO_LARGE.format(size=size, limit=MAX_SCHEMA_BYTES))
     suffix = Path(path).suffix.lower()
     imports = SiblingSchemas(path, suffix, root=root) if suffix in SET_SUFFIXES else {}
+    deps: tuple[str, ...] = ()
     if path.endswith(".proto"):  # a buf module's roots, as `buf` itself would resolve imports
-        proto_paths = tuple(dict.fromkeys((*proto_paths, *buf_layout(path).roots)))
+        layout = buf_layout(path)
+        proto_paths = tuple(dict.fromkeys((*proto_paths, *layout.roots)))
+        deps = layout.deps_of(str(Path(path).resolve()))
     return Source(path=path, text=decode(path, data), proto_paths=own_root_first(path, proto_paths),
-                  imports=imports)
+                  imports=imports, buf_deps=deps)
 
 
 def buf_layout(path: str):

@@ -35,12 +35,12 @@ def _strings(value) -> list[str]:
 
 def source(value: Source) -> dict:
     return {"path": value.path, "text": value.text, "imports": dict(value.imports),
-            "proto_paths": list(value.proto_paths)}
+            "proto_paths": list(value.proto_paths), "buf_deps": list(value.buf_deps)}
 
 
 def to_source(data: dict) -> Source:
     return Source(path=data["path"], text=data["text"], imports=dict(data["imports"]),
-                  proto_paths=tuple(data["proto_paths"]))
+                  proto_paths=tuple(data["proto_paths"]), buf_deps=tuple(data.get("buf_deps", ())))
 
 
 def options(value: Options) -> dict:

@@ -41,6 +41,7 @@ class Module:
     root: str  # repository path of the directory imports resolve from ("" is the top)
     breaking: Breaking | None = None
     file: str = ""  # the buf file that declared it
+    deps: tuple[str, ...] = ()  # buf.yaml `deps:` (BSR modules), named in a missing import's error
 
 
 def candidates(schema_path: str) -> list[str]:
@@ -85,14 +86,15 @@ def _buf_yaml(data: dict, here: str) -> tuple[Module, ...]:
         roots = _texts(build, "roots") or ["."]
         module_root = here
         breaking = _breaking(data.get("breaking"), module_root)
-        return tuple(Module(_inside(here, root, "build.roots"), breaking) for root in roots)
+        deps = tuple(_texts(data, "deps"))
+        return tuple(Module(_inside(here, root, "build.roots"), breaking, deps=deps) for root in roots)
     # v2: modules under the workspace directory; ignore paths are relative to the workspace.
-    shared = data.get("breaking")
+    shared, deps = data.get("breaking"), tuple(_texts(data, "deps"))
     declared = [each for each in _list(data, "modules") if isinstance(each, dict)] or [{"path": "."}]
     out = []
     for each in declared:
         root = _inside(here, each.get("path", "."), "modules.path")
-        out.append(Module(root, _breaking(each.get("breaking", shared), here)))
+        out.append(Module(root, _breaking(each.get("breaking", shared), here), deps=deps))
     return tuple(out)
 
 
@@ -149,6 +151,11 @@ class Layout:
     @property
     def roots(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(module.root for module in self.modules))
+
+    def deps_of(self, path: str) -> tuple[str, ...]:
+        """The buf dependencies of the module holding `path` (none outside every module)."""
+        module = self.module_of(path)
+        return module.deps if module is not None else ()
 
     def module_of(self, path: str) -> Module | None:
         """The deepest module holding `path`; with a breaking section if any file gave it one."""

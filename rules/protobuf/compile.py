@@ -46,6 +46,10 @@ IMPORT_NOT_FOUND = ('import "{name}" was not found. Imports resolve from the roo
                     "or buf.work.yaml module holding the file, from the configured import roots "
                     "(`protobuf.import_roots` in .github/schema-review.yml; `--proto-path DIR` "
                     "on the command line) and from the file's own directory")
+FROM_DEPS = ("; it may come from the module's buf dependencies ({deps}), which schema-review "
+             "never downloads: vendor them into the repository (for example `buf export "
+             "<dependency> -o third_party`) and add that directory to the import roots")
+MAX_DEPS_NAMED = 3
 NO_OUTPUT = "protoc failed without a diagnostic (exit code {code})"
 MEMORY_HINTS = ("std::bad_alloc", "out of memory", "Cannot allocate memory")
 
@@ -212,7 +216,8 @@ def diagnose(source: Source, scrub, text: str, code: int) -> SchemaError:
     missing = next((m["name"] for m in map(NOT_FOUND.match, lines) if m), None)
     if missing is not None:  # the cause of what follows ("X is not defined"): say how to fix it
         at = next((int(m["line"]) for m in mine if f'"{missing}"' in m["msg"]), None)
-        return SchemaError(source.path, at, IMPORT_NOT_FOUND.format(name=missing))
+        hint = FROM_DEPS.format(deps=_named(source.buf_deps)) if source.buf_deps else ""
+        return SchemaError(source.path, at, IMPORT_NOT_FOUND.format(name=missing) + hint)
     # "Import X was not found or had errors" in the file is a consequence; when protoc named
     # the cause in another file (an error there, an import cycle), the cause is the message.
     own = next((m for m in mine if not CONSEQUENCE.match(m["msg"])), None)
@@ -229,3 +234,10 @@ def diagnose(source: Source, scrub, text: str, code: int) -> SchemaError:
         return SchemaError(source.path, None, IN_IMPORT.format(
             name=first["file"], line=first["line"], col=first["col"], msg=first["msg"]) + more)
     return SchemaError(source.path, None, PROTOC_FAILED.format(message=lines[0]) + more)
+
+
+def _named(deps: tuple[str, ...]) -> str:
+    """A few of the dependencies, each cut short: they are repository text."""
+    shown = [dep if len(dep) <= 100 else dep[:97] + "..." for dep in deps[:MAX_DEPS_NAMED]]
+    more = f" and {len(deps) - MAX_DEPS_NAMED} more" if len(deps) > MAX_DEPS_NAMED else ""
+    return ", ".join(shown) + more

@@ -86,3 +86,27 @@ def test_an_unusable_buf_yaml_is_a_note_never_a_crash(checkouts, capsys):
     code, report = _review(old, new, ORDER, capsys=capsys)
     assert code == 1  # the roots came from buf.work.yaml; the default categories apply
     assert any("buf.yaml was not used: not valid YAML" in note for note in report["notes"])
+
+
+@pytest.mark.parametrize("buf_yaml", [
+    "version: v1\ndeps:\n  - buf.build/googleapis/googleapis\n",
+    "version: v2\nmodules:\n  - path: .\ndeps:\n  - buf.build/googleapis/googleapis\n",
+])
+def test_an_import_from_a_buf_dependency_names_it_and_the_tree_is_never_called_compatible(
+        tmp_path, buf_yaml, capsys):
+    # BSR dependencies are never downloaded (no network): the error says where the import
+    # likely comes from and how to vendor it, and the directory check does not pass the file.
+    proto = ('syntax = "proto3";\npackage acme.v1;\nimport "google/api/annotations.proto";\n'
+             "message A {\n  string id = 1;\n}\n")
+    for side, text in (("old", proto), ("new", proto.replace("id = 1;\n", "id = 1;\n  string note = 2;\n"))):
+        write(tmp_path / side, {"proto/buf.yaml": buf_yaml, "proto/a.proto": text})
+    assert main(["check", str(tmp_path / "old"), str(tmp_path / "new")]) == 2
+    out, error = capsys.readouterr()
+    assert 'import "google/api/annotations.proto" was not found' in error
+    assert "buf dependencies (buf.build/googleapis/googleapis)" in error and "buf export" in error
+    assert out.strip().endswith("1 file(s) could not be checked (backward): 0 error(s), 0 warning(s), 0 info")
+    assert "compatible" not in out
+    assert main(["check", str(tmp_path / "old"), str(tmp_path / "new"), "--json"]) == 2
+    report = json.loads(capsys.readouterr().out)
+    assert report["compatible"] is False
+    assert [(u["file"], u["line"]) for u in report["unchecked"]] == [("proto/a.proto", 3)]
