@@ -22,9 +22,9 @@ def valid_decimal(obj: dict, kind: str) -> bool:
         return False
     if scale is None or scale < 0 or scale > precision:
         return False
-    size = _count(obj.get("size"))
-    if kind == "fixed" and size is not None and size > 0:
-        return precision <= math.floor(math.log10(2 ** (8 * size - 1) - 1))
+    if kind == "fixed":  # the unscaled value must fit in `size` bytes: none fit in zero
+        size = _count(obj.get("size"))
+        return size is not None and size > 0 and precision <= math.floor(math.log10(2 ** (8 * size - 1) - 1))
     return True
 
 

@@ -14,6 +14,7 @@ import random
 from pathlib import Path
 
 import fastavro
+import pytest
 
 from rules import jsontext
 from rules.avro import defaults
@@ -87,6 +88,19 @@ def what_a_reader_uses(text: str):
                 out.pop(key, None)
         return out
     return clean(document)
+
+
+@pytest.mark.parametrize("size, precision", [(0, 1), (1, 2), (1, 3), (4, 9), (4, 10), (16, 38)])
+def test_a_decimal_on_a_fixed_is_used_only_where_fastavro_would_accept_it(size, precision):
+    fixed = {"type": "fixed", "name": "F", "size": size, "logicalType": "decimal", "precision": precision}
+    text = json.dumps({"type": "record", "name": "R", "fields": [{"name": "a", "type": fixed}]})
+    kept = parse(Source("s.avsc", text)).root.fields[0].type.logical != ()  # else ignored (the spec)
+    try:
+        fastavro.parse_schema(json.loads(text), _write_hint=False)
+        accepted = True
+    except Exception:  # noqa: BLE001 - fastavro's SchemaParseException and friends
+        accepted = False
+    assert kept == accepted
 
 
 def test_every_schema_the_parser_accepts_fastavro_accepts():
