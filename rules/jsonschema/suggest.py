@@ -10,9 +10,17 @@ DROP_REQUIRED = 'Make "{name}" optional: remove it from "required"'
 MAX_ARRAY_LINES = 2000  # a `required` array longer than this is not rewritten
 
 
+def _in(lines: tuple, line: int) -> bool:
+    """Whether `line` is one of these lines: a node of another file of the schema set (its line
+    knows that file) is not, and its fix is not made in this file."""
+    return getattr(line, "file", None) is None and 0 < line <= len(lines)
+
+
 def array_span(lines: tuple, holder, key: str) -> tuple[int, int, int, int] | None:
     """(first line, last line, offset of "[" in the first line, offset after "]") of holder[key]."""
     start = holder.key_line(key)
+    if not _in(lines, start):
+        return None
     first = lines[start - 1]
     at = first.find(json.dumps(key))
     bracket = first.find("[", at + len(json.dumps(key))) if at >= 0 else -1
@@ -67,6 +75,8 @@ def insert_property(lines: tuple, props, before: str, name: str, schema: object,
     if before not in props:
         return None
     line = props.key_line(before)
+    if not _in(lines, line):
+        return None
     text = lines[line - 1]
     if not text.lstrip().startswith(json.dumps(before)):
         return None  # the property does not start its own line

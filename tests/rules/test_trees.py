@@ -131,3 +131,25 @@ def test_config_errors_and_the_engine_without_a_config_reader_exit_2(tmp_path):
     assert bad.returncode == 2 and "compatibility" in bad.stderr
     plain = run("check", "old", "new", "--config", str(config))
     assert plain.returncode == 2 and "schema-review" in plain.stderr
+
+
+def test_a_ref_retargeted_into_another_files_required_is_reported_there(tmp_path):
+    # The finding's holder sits in defs.schema.json: its suggestion is not looked for in the
+    # lines of order.schema.json (that was an IndexError, exit 1 with a traceback).
+    defs = json.dumps({"$defs": {
+        "line": {"type": "object", "properties": {"sku": {"type": "string"}}},
+        "line2": {"type": "object", "properties": {"sku": {"type": "string"}}, "required": ["sku"]}}},
+        indent=2)
+    order = '{"type": "object", "properties": {"line": {"$ref": "../common/defs.schema.json#/$defs/line"}}}\n'
+    for side, text in (("old", order), ("new", order.replace("/line\"", "/line2\""))):
+        (tmp_path / side / "common").mkdir(parents=True)
+        (tmp_path / side / "orders").mkdir()
+        (tmp_path / side / "common" / "defs.schema.json").write_text(defs)
+        (tmp_path / side / "orders" / "order.schema.json").write_text(text)
+    for old, new in ((tmp_path / "old", tmp_path / "new"),
+                     (tmp_path / "old/orders/order.schema.json", tmp_path / "new/orders/order.schema.json")):
+        result = run("check", str(old), str(new), "--json")
+        assert result.returncode == 1 and result.stderr == "", result.stderr
+        assert [(f["file"].rsplit("/", 2)[-2:], f["line"], f["rule"], f["suggestion"])
+                for f in json.loads(result.stdout)["findings"]] == [
+            (["common", "defs.schema.json"], 18, "JSONSCHEMA_PROPERTY_MADE_REQUIRED", None)]  # "required"
