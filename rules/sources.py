@@ -115,9 +115,12 @@ class SiblingSchemas(Mapping):
 
     def _beyond(self, key: str) -> Path:
         """A file named directly (a `$ref` by path) that the walk did not list: outside the
-        root, or past the walk's bound. Only files of the same format."""
+        root, or past the walk's bound. Only files of the same format, and only inside the
+        checkout holding the file: a schema under review never reads the rest of the disk."""
         other = Path(key)
         if other.suffix.lower() != self._suffix or not other.is_file() or other.resolve() == self._own:
+            raise KeyError(key)
+        if not other.resolve().is_relative_to(_checkout(self._own, self._root)):
             raise KeyError(key)
         return other
 
@@ -126,6 +129,15 @@ class SiblingSchemas(Mapping):
 
     def __len__(self) -> int:
         return len(self._load())
+
+
+def _checkout(own: Path, root: str | None) -> Path:
+    """Where a schema's references may reach: the git checkout holding it (the nearest folder
+    with `.git`), else the tree it was given with, else its own folder."""
+    for folder in list(own.parents)[:MAX_PARENTS]:
+        if (folder / ".git").exists():
+            return folder
+    return Path(root or own.parent).resolve()
 
 
 def _walk(root: Path, suffix: str) -> Iterator[Path]:

@@ -153,3 +153,21 @@ def test_a_ref_retargeted_into_another_files_required_is_reported_there(tmp_path
         assert [(f["file"].rsplit("/", 2)[-2:], f["line"], f["rule"], f["suggestion"])
                 for f in json.loads(result.stdout)["findings"]] == [
             (["common", "defs.schema.json"], 18, "JSONSCHEMA_PROPERTY_MADE_REQUIRED", None)]  # "required"
+
+
+@pytest.mark.parametrize("how", ["relative", "absolute"])
+def test_a_ref_never_reads_a_file_outside_the_checkout(tmp_path, how):
+    # A hostile schema naming a file elsewhere on the CI runner must not get its text into the
+    # output (it would reach logs and annotations): the reference stays external.
+    (tmp_path / "secret").mkdir()
+    (tmp_path / "secret" / "creds.json").write_text('{"enum": ["SECRET-TOKEN-123"]}')
+    target = "../../secret/creds.json" if how == "relative" else str(tmp_path / "secret" / "creds.json")
+    for side, schema in (("old", {"type": "string"}), ("new", {"$ref": target})):
+        (tmp_path / side / "schemas").mkdir(parents=True)
+        (tmp_path / side / "schemas" / "x.json").write_text(
+            json.dumps({"type": "object", "properties": {"a": schema}}))
+    for old, new in ((tmp_path / "old", tmp_path / "new"),
+                     (tmp_path / "old/schemas/x.json", tmp_path / "new/schemas/x.json")):
+        result = run("check", str(old), str(new), "--examples")
+        assert "SECRET-TOKEN-123" not in result.stdout + result.stderr
+        assert result.returncode in (0, 1), result.stderr
