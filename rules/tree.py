@@ -21,7 +21,11 @@ from .sources import read
 # Files looked at per tree: a tree is a repository's schemas, not a whole disk.
 MAX_TREE_FILES = 5000
 REMOVED = "{path}: the schema file was removed (files that use it say what breaks)"
-TOO_MANY = "{root}: more than {limit} files; the rest were not compared"
+TOO_MANY = "more than {limit} schema files in this tree: not compared (check a smaller tree)"
+TOO_BIG = "more than {limit} entries in this tree: not compared (check a smaller tree)"
+MAX_TREE_ENTRIES = 200_000  # directory entries walked per tree, schema or not
+# Besides the schema extensions: buf's layout files, which decide protobuf import roots.
+LAYOUT_NAMES = ("buf.yaml", "buf.work.yaml", "buf.gen.yaml")
 
 # A repository path -> (its format, the mode to check it in), or None when it is no schema.
 Classify = Callable[[str], "tuple[Format, Mode] | None"]
@@ -51,7 +55,10 @@ def check_trees(old_dir: str, new_dir: str, *, classify: Classify, options: Opti
     """Check every schema file of NEW_DIR that OLD_DIR also has (the trees' own roots first).
     `guard()` is entered around each file's check (the CLI's CPU cap)."""
     notes: list[str] = []
-    old_all, new_all = _files(old_dir, notes), _files(new_dir, notes)
+    problems: list[SchemaError] = []
+    old_all, new_all = _files(old_dir, classify, problems), _files(new_dir, classify, problems)
+    if problems:  # a tree too big to compare whole is never called compatible
+        return TreeResult(Report(mode=mode, findings=(), notes=()), problems)
     old_files, new_files = _classified(old_all, classify), _classified(new_all, classify)
     # A change anywhere in a format's files (schemas or files they use) can break any file of
     # that format: a shared type or `$ref` target changed shows where it is used.
@@ -59,7 +66,6 @@ def check_trees(old_dir: str, new_dir: str, *, classify: Classify, options: Opti
     changed = {every[rel][0] if rel in every else EXTENSIONS.get(os.path.splitext(rel)[1].lower())
                for rel in sorted(old_all | new_all) if _differs(old_dir, new_dir, rel)}
     findings: dict[tuple, Finding] = {}
-    problems: list[SchemaError] = []
     for rel in sorted(old_files.keys() - new_files.keys()):
         notes.append(REMOVED.format(path=rel))
     for rel in sorted(old_files.keys() & new_files.keys()):
@@ -91,16 +97,27 @@ def check_trees(old_dir: str, new_dir: str, *, classify: Classify, options: Opti
     return TreeResult(Report(mode=shown, findings=tuple(ordered), notes=tuple(notes)), problems)
 
 
-def _files(root: str, notes: list[str]) -> set[str]:
-    """Relative paths (with "/") of a tree's files, at most MAX_TREE_FILES."""
+def _files(root: str, classify: Classify, problems: list[SchemaError]) -> set[str]:
+    """Relative paths (with "/") of a tree's schema files (those the config classifies, those
+    with a schema extension, buf's layout files); other files are neither kept nor counted, so
+    padding a tree with junk hides nothing. Over the bounds: a problem, and nothing compared."""
     found: set[str] = set()
+    walked = 0
     for folder, dirs, names in os.walk(root):
         dirs.sort()
+        walked += len(dirs) + len(names)
+        if walked > MAX_TREE_ENTRIES:
+            problems.append(SchemaError(root, None, TOO_BIG.format(limit=MAX_TREE_ENTRIES)))
+            return found
         for name in sorted(names):
+            rel = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
+            if not (name in LAYOUT_NAMES or os.path.splitext(name)[1].lower() in EXTENSIONS
+                    or classify(rel) is not None):
+                continue
             if len(found) >= MAX_TREE_FILES:
-                notes.append(TOO_MANY.format(root=root, limit=MAX_TREE_FILES))
+                problems.append(SchemaError(root, None, TOO_MANY.format(limit=MAX_TREE_FILES)))
                 return found
-            found.add(os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/"))
+            found.add(rel)
     return found
 
 

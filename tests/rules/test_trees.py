@@ -171,3 +171,29 @@ def test_a_ref_never_reads_a_file_outside_the_checkout(tmp_path, how):
         result = run("check", str(old), str(new), "--examples")
         assert "SECRET-TOKEN-123" not in result.stdout + result.stderr
         assert result.returncode in (0, 1), result.stderr
+
+
+def test_junk_files_hide_nothing_and_a_tree_over_the_bound_is_never_compatible(tmp_path, monkeypatch):
+    from rules import tree
+    from rules.model import Mode, Options
+
+    user = '{"type":"record","name":"User","fields":[{"name":"age","type":"%s"}]}'
+    for side, kind in (("old", "int"), ("new", "string")):
+        (tmp_path / side / "schemas").mkdir(parents=True)
+        (tmp_path / side / "schemas" / "user.avsc").write_text(user % kind)
+    (tmp_path / "new" / "00junk").mkdir()
+    for i in range(6):
+        (tmp_path / "new" / "00junk" / f"f{i}").write_text("")
+    monkeypatch.setattr(tree, "MAX_TREE_FILES", 3)
+
+    def checked():
+        return tree.check_trees(str(tmp_path / "old"), str(tmp_path / "new"), mode=Mode.BACKWARD,
+                                classify=tree.by_extension(Mode.BACKWARD), options=Options())
+    # Files that are not schemas are not counted: the break is still found.
+    result = checked()
+    assert result.exit_code == 1 and [f.rule for f in result.report.findings] == ["AVRO_TYPE_CHANGED"]
+    for i in range(3):  # more schema files than the bound: nothing compared, exit 2
+        (tmp_path / "new" / "schemas" / f"other{i}.avsc").write_text(user % "int")
+    result = checked()
+    assert result.exit_code == 2
+    assert ["not compared" in p.problem for p in result.problems] == [True]
