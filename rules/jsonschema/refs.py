@@ -27,6 +27,9 @@ FILE_BASE = "file:///"  # a document without an `$id` is known by its path in th
 DANGLING = '$ref "{ref}" does not point at anything in {where}'
 CIRCULAR = '$ref "{ref}" is circular: it only ever points at other references'
 NOT_A_SCHEMA = '$ref "{ref}" points at a value that is not a schema'
+# Two files claiming one `$id`: which one a reference means cannot be told, and a copy added
+# beside the real one must not get to stand in for it.
+AMBIGUOUS = '$ref "{ref}" is ambiguous: {first} and {second} both declare the $id {uri}'
 
 SPECIFICATIONS = {
     Draft.DRAFT4: referencing.jsonschema.DRAFT4,
@@ -63,6 +66,8 @@ class Refs:
         self._searched: set[str] = set()  # last URI segments already looked for as `$id`s
         self._targets: dict[int, tuple[dict, object]] = {}  # id($ref node) -> (node, target)
         self._registry = referencing.Registry()
+        self._declared: dict[str, str] = {}  # an `$id` (absolute, no fragment) -> the file's URI
+        self._ambiguous: dict[str, tuple[str, str]] = {}
         self._add(root, draft, uri_of(file))
 
     def _add(self, root: object, draft: Draft, uri: str) -> None:
@@ -77,6 +82,9 @@ class Refs:
                 ident = spec.id_of(schema)
                 if isinstance(ident, str):
                     base = urldefrag(urljoin(base, ident))[0] or base
+                    first = self._declared.setdefault(base, uri)
+                    if first != uri:
+                        self._ambiguous.setdefault(base, (first, uri))
                 self._bases[id(schema)] = (schema, base)
             stack.extend((child, base) for child in keywords.children(schema))
 
@@ -95,7 +103,11 @@ class Refs:
     def _lookup(self, node: dict) -> object:
         ref = node["$ref"]
         base = self.base_of(node)
-        self._reach(urldefrag(urljoin(base, ref))[0])
+        target = urldefrag(urljoin(base, ref))[0]
+        self._reach(target)
+        if target in self._ambiguous:
+            first, second = (_shown(each) for each in self._ambiguous[target])
+            raise _error(node, self.file, AMBIGUOUS, ref, first=first, second=second, uri=target)
         try:
             found = self._registry.resolver(base_uri=base).lookup(ref).contents
         except (PointerToNowhere, NoSuchAnchor):
@@ -190,18 +202,23 @@ class Refs:
                 self.target(schema)
 
 
+def _shown(uri: str) -> str:
+    """A file of the set as its path, from the URI it is registered under."""
+    return unquote(uri[len(FILE_BASE):]) if uri.startswith(FILE_BASE) else uri
+
+
 def _draft_of(root: object, default: Draft) -> Draft:
     """A referenced file's own draft; without a known `$schema` it is read as the referrer's."""
     uri = root.get("$schema") if isinstance(root, dict) else None
     return drafts.URIS.get(drafts.normalise(uri), default) if isinstance(uri, str) else default
 
 
-def _error(node: dict, file: str, template: str, ref: str) -> SchemaError:
+def _error(node: dict, file: str, template: str, ref: str, **more: str) -> SchemaError:
     """A SchemaError naming the file the reference sits in (maybe a referenced file)."""
     line = _line(node)
     where = getattr(line, "file", file)
     return SchemaError(where, None if line is None else int(line),
-                       template.format(ref=ref, where="this file" if where == file else where))
+                       template.format(ref=ref, where="this file" if where == file else where, **more))
 
 
 def _line(node: dict) -> int | None:

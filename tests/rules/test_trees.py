@@ -197,3 +197,27 @@ def test_junk_files_hide_nothing_and_a_tree_over_the_bound_is_never_compatible(t
     result = checked()
     assert result.exit_code == 2
     assert ["not compared" in p.problem for p in result.problems] == [True]
+
+
+def test_a_copy_declaring_a_shared_files_id_cannot_stand_in_for_it(tmp_path):
+    # An added file with the changed file's `$id` and its old text would otherwise hide the
+    # change from every file that references that `$id`.
+    ident = "https://acme.example/schemas/defs.schema.json"
+
+    def defs(*required):
+        return json.dumps({"$id": ident, "$defs": {"line": {"type": "object", "required": list(required),
+                                                           "properties": {"sku": {}, "qty": {}}}}})
+    order = json.dumps({"$id": "https://acme.example/schemas/order.schema.json", "type": "object",
+                        "properties": {"line": {"$ref": ident + "#/$defs/line"}}})
+    for side, shared in (("old", defs("sku")), ("new", defs("sku", "qty"))):
+        (tmp_path / side / "common").mkdir(parents=True)
+        (tmp_path / side / "orders").mkdir()
+        (tmp_path / side / "common" / "defs.schema.json").write_text(shared)
+        (tmp_path / side / "orders" / "order.schema.json").write_text(order)
+    result = run("check", str(tmp_path / "old"), str(tmp_path / "new"), "--json")
+    assert result.returncode == 1  # the control: the new required property breaks Order
+    (tmp_path / "new" / "zz").mkdir()
+    (tmp_path / "new" / "zz" / "decoy.schema.json").write_text(defs("sku"))
+    result = run("check", str(tmp_path / "old"), str(tmp_path / "new"), "--json")
+    assert result.returncode == 2 and json.loads(result.stdout)["compatible"] is False
+    assert "is ambiguous" in result.stderr and "decoy.schema.json" in result.stderr
