@@ -7,8 +7,6 @@ from dataclasses import dataclass, field
 from posixpath import dirname, join, normpath
 from typing import Mapping
 
-import yaml
-
 # Looked for in the directory of a schema and each of its parents; the first is a workspace.
 NAMES = ("buf.work.yaml", "buf.yaml", "buf.gen.yaml")
 MAX_BYTES = 64 * 1024
@@ -58,6 +56,8 @@ def modules(path: str, text: str) -> tuple[Module, ...]:
     """The modules one buf file declares. Raises Unusable."""
     if len(text.encode("utf-8", "replace")) > MAX_BYTES:
         raise Unusable(TOO_LARGE.format(limit=MAX_BYTES))
+    import yaml  # only a repository with buf files pays for PyYAML's import (~25 ms)
+
     try:
         data = yaml.safe_load(text)  # plain data only; every value is checked before use
     except yaml.YAMLError as error:
