@@ -10,7 +10,7 @@ a reference the set cannot satisfy stays External and is compared by its text.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from urllib.parse import unquote, urldefrag, urljoin
 
 import referencing
@@ -75,18 +75,12 @@ class Refs:
         note the base URI of each of its schemas."""
         spec = SPECIFICATIONS[draft]
         self._registry = self._registry.with_resource(uri, spec.create_resource(root)).crawl()
-        stack = [(root, uri)]
-        while stack:
-            schema, base = stack.pop()
-            if isinstance(schema, dict):
-                ident = spec.id_of(schema)
-                if isinstance(ident, str):
-                    base = urldefrag(urljoin(base, ident))[0] or base
-                    first = self._declared.setdefault(base, uri)
-                    if first != uri:
-                        self._ambiguous.setdefault(base, (first, uri))
-                self._bases[id(schema)] = (schema, base)
-            stack.extend((child, base) for child in keywords.children(schema))
+        for schema, base, declared in _with_bases(root, draft, uri):
+            if declared:
+                first = self._declared.setdefault(base, uri)
+                if first != uri:
+                    self._ambiguous.setdefault(base, (first, uri))
+            self._bases[id(schema)] = (schema, base)
 
     def target(self, node: dict) -> object:
         """What `node["$ref"]` points at: a schema, or External. SchemaError when dangling."""
@@ -236,3 +230,39 @@ def references(root: object) -> frozenset[str]:
             if uri:
                 found.add(uri)
     return frozenset(found)
+
+
+def reference_uris(root: object, file: str) -> frozenset[str]:
+    """The documents a parsed schema's `$ref`s name, as absolute URIs (fragments dropped): each
+    joined onto the base URI of the schema it sits in (its `$id`s, as `Refs` resolves it), and
+    onto the file's path alone (a repository's layout usually mirrors its `$id`s, but need not):
+    every document the reference may mean. A reference into the document itself names none."""
+    found = set()
+    for schema, base, _declared in _with_bases(root, _draft_of(root, drafts.DEFAULT), uri_of(file)):
+        if isinstance(schema.get("$ref"), str) and (ref := urldefrag(schema["$ref"])[0]):
+            found |= {urljoin(base, ref), urljoin(uri_of(file), ref)}
+    return frozenset(found)
+
+
+def _with_bases(root: object, draft: Draft, uri: str) -> Iterator[tuple[dict, str, bool]]:
+    """Each schema object of a document known as `uri`, with the base URI its references
+    resolve against (the nearest enclosing `$id`, joined onto its parent's) and whether it
+    declares an `$id` itself."""
+    spec = SPECIFICATIONS[draft]
+    stack = [(root, uri)]
+    while stack:
+        schema, base = stack.pop()
+        if isinstance(schema, dict):
+            ident = spec.id_of(schema)
+            if isinstance(ident, str):
+                base = urldefrag(urljoin(base, ident))[0] or base
+            yield schema, base, isinstance(ident, str)
+        stack.extend((child, base) for child in keywords.children(schema))
+
+
+def id_of(root: object, file: str) -> str | None:
+    """The absolute URI a document declares for itself with a top-level `$id` (else None)."""
+    if not isinstance(root, dict):
+        return None
+    ident = SPECIFICATIONS[_draft_of(root, drafts.DEFAULT)].id_of(root)
+    return urldefrag(urljoin(uri_of(file), ident))[0] or None if isinstance(ident, str) else None
