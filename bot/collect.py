@@ -14,7 +14,7 @@ from .config import Config
 from .blobs import Blob
 from .github import RepoClient
 from .review import FileChange, FileStatus
-from .schemaset import fetch_context, schema_sets
+from .schemaset import Listing, schema_sets, uses_sets, with_context
 
 IMPORT = re.compile(r'^\s*import\s+(?:public\s+|weak\s+)?"([^"\n]+)"\s*;', re.MULTILINE)
 # Rounds of import fetching (imports of imports); each round is one GraphQL query.
@@ -92,7 +92,12 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
                              if blobs.get((ref, path)) and blobs[(ref, path)].text is not None})
     roots = tuple(dict.fromkeys((*config.import_roots, *layout.roots))) or ("",)
     imports = _imports(repo, roots, blobs, files)
-    imports.update(schema_sets(repo, config, blobs))  # Avro and JSON Schema: disjoint keys
+    # The head's file list: read for the files using the changed ones anyway, and the sets'
+    # lookups are limited to files it holds.
+    listing = Listing(repo)
+    if uses_sets(config, [f.filename for f in files]):
+        listing.tree(head_sha)
+    imports.update(schema_sets(repo, config, blobs, listing=listing))  # Avro and JSON Schema: disjoint keys
     histories = _Histories(repo, base_sha, config, known=blobs, paths=[
         f.previous_filename or f.filename for f in files if f.status != FileStatus.ADDED])
     changes = []
@@ -108,7 +113,7 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
             buf_layout=layout if f.filename.endswith(".proto") else None,
             problem=_problem(base=blobs.get((base_sha, base_path)), head=blobs.get((head_sha, f.filename))),
             blob_ids=(_oid(blobs.get((base_sha, base_path))), _oid(blobs.get((head_sha, f.filename))))))
-    return changes + fetch_context(repo, config, changes, head_sha)
+    return with_context(repo, config, changes, head_sha, listing=listing)
 
 
 def _problem(**versions: Blob | None) -> str | None:

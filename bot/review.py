@@ -34,6 +34,8 @@ _budget = {"pull_seconds": 120.0}
 OVER_LIMIT = "over the limit of {limit} schema files per pull request (`max_files`)"
 OVER_BUDGET = "The file {problem}, so it is not known to be compatible."
 NOT_REVIEWED = "The file was not reviewed: {problem}. It is not known to be compatible."
+USER_UNREVIEWED = 'the file "{user}", which uses it, was not reviewed: {problem}'
+USERS_UNCHECKED = "files that use it could not all be checked: {problem}"
 # GitHub lists at most 3,000 files of a pull request; the rest may hold schemas nobody checked.
 UNLISTED_PATH = "(files GitHub did not list)"
 # Files whose migrations the summary charts: each costs a history lookup on GitHub.
@@ -82,6 +84,10 @@ class FileChange:
     # Not changed by the pull request: it uses changed Avro or JSON Schema files, and is
     # checked between their base and head versions (bot/schemaset.py) to show what breaks.
     context: bool = False
+    # context: the changed files it uses; if it cannot be reviewed, they are not known to pass.
+    uses: tuple[str, ...] = ()
+    # changed: why files that may use it could not all be checked (bot/schemaset.py), if so.
+    users_unchecked: str | None = None
 
 
 @dataclass(frozen=True)
@@ -139,11 +145,16 @@ def configure(*, pull_seconds: float) -> None:
 
 def _reviewed(changes: Iterable[FileChange], config: Config, *, now: datetime) -> list[FileReview]:
     files: list[FileReview] = []
+    # Changed file -> why a file using it was not reviewed: it fails (the gate fails closed).
+    users_unchecked: dict[str, str] = {}
+    counted = 0  # changed files (users are not counted)
     # A push may hold a queue worker this long, however many slow files it brings; and a newer
     # push stops it between files (checkpoint), so hostile pull requests cannot stall the rest.
     deadline = time.monotonic() + _budget["pull_seconds"]
     for change in moves.paired(list(changes), config.classify):
         checkpoint()
+        if change.users_unchecked:
+            users_unchecked.setdefault(change.path, USERS_UNCHECKED.format(problem=change.users_unchecked))
         classified = config.classify(change.path)
         before = config.classify(change.previous_path) if change.previous_path else None
         if classified is None and before is not None:
@@ -156,18 +167,42 @@ def _reviewed(changes: Iterable[FileChange], config: Config, *, now: datetime) -
         if classified is None:
             continue  # not a schema file under this repository's config
         if change.context:
-            if len(files) < config.max_files and (reviewed := _context(change, classified, config, now=now)):
+            # Not counted against max_files: filling it with changed files must not hide a
+            # break that only a user shows (the users are bounded by bot/schemaset.py).
+            if time.monotonic() > deadline:
+                reviewed = _file(change, classified,
+                                 problem=PULL_BUDGET_USED.format(seconds=_budget["pull_seconds"]))
+            else:
+                reviewed = _context(change, classified, config, now=now)
+            if reviewed is not None and reviewed.reviewed:
                 files.append(reviewed)
+            elif reviewed is not None:
+                for path in change.uses:
+                    users_unchecked.setdefault(path, USER_UNREVIEWED.format(
+                        user=change.path, problem=reviewed.problem))
             continue
-        if len(files) >= config.max_files:
+        counted += 1
+        if counted > config.max_files:
             files.append(_file(change, classified, problem=OVER_LIMIT.format(limit=config.max_files)))
         elif time.monotonic() > deadline:
             files.append(_file(change, classified,
                                problem=PULL_BUDGET_USED.format(seconds=_budget["pull_seconds"])))
         else:
             files.append(_review_file(change, classified, config, now=now,
-                                      chart=len(files) < MAX_CHARTED))
-    return _rehomed(files)
+                                      chart=counted <= MAX_CHARTED))
+    return _rehomed(_users_failed(files, users_unchecked))
+
+
+def _users_failed(files: list[FileReview], problems: Mapping[str, str]) -> list[FileReview]:
+    """A changed file some of whose users were not reviewed is not known to be compatible."""
+    out = []
+    for file in files:
+        problem = None if file.context or not file.reviewed else problems.get(file.path)
+        if problem:
+            findings = (*file.findings, _not_reviewed(file.path, problem))
+            file = replace(file, findings=tuple(sorted(findings, key=lambda f: f.sort_key)))
+        out.append(file)
+    return out
 
 
 def _stricter(a: Classification, b: Classification) -> Classification:
@@ -189,10 +224,11 @@ def stale_fingerprints(result: ReviewResult, posted: Iterable[str]) -> set[str]:
 def _context(change: FileChange, classified: Classification, config: Config, *,
              now: datetime) -> FileReview | None:
     """A user of a changed file, unchanged itself: only what the change makes of it counts.
-    One that could not be judged, or was already unusable with the base's files, is left out."""
+    One already unusable with the base's files is left out (None); one that could not be
+    reviewed is returned as such (the caller fails the changed files it uses)."""
     reviewed = _review_file(change, classified, config, now=now)
     if not reviewed.reviewed:
-        return None
+        return reviewed
     if any(f.rule == SCHEMA_INVALID for f in reviewed.findings):
         before = replace(change, head_text=change.base_text, head_imports=change.base_imports)
         if any(f.rule == SCHEMA_INVALID for f in _review_file(before, classified, config, now=now).findings):
