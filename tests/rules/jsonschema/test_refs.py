@@ -1,6 +1,6 @@
 """rules/jsonschema/refs: what a `$ref` points at depends on the node, never on a reused id."""
 from rules.jsonschema.drafts import Draft
-from rules.jsonschema.refs import Refs
+from rules.jsonschema.refs import Refs, id_of, reference_uris
 
 ROOT = {"definitions": {"a": {"type": "string"}, "b": {"type": "integer"}}}
 
@@ -19,3 +19,15 @@ def test_a_temporary_ref_node_whose_id_is_reused_resolves_to_its_own_target():
         if id(second) == freed:
             break
     assert refs.resolve(second) == {"type": "integer"}
+
+
+def test_a_reference_names_the_documents_of_its_id_base_and_of_the_files_path():
+    document = {"$id": "https://acme.example/schemas/order.schema.json", "properties": {
+        "line": {"$ref": "defs.schema.json#/$defs/line"}, "self": {"$ref": "#/properties/line"},
+        "nested": {"$id": "https://other.example/x/", "properties": {"a": {"$ref": "a.json"}}}}}
+    assert reference_uris(document, "schemas/orders/order.schema.json") == {
+        "https://acme.example/schemas/defs.schema.json", "file:///schemas/orders/defs.schema.json",
+        "https://other.example/x/a.json", "file:///schemas/orders/a.json"}
+    assert id_of(document, "schemas/orders/order.schema.json") == document["$id"]
+    assert id_of({"$id": "defs.json"}, "a/b.json") == "file:///a/defs.json"
+    assert id_of({"type": "object"}, "a/b.json") is None
