@@ -53,7 +53,7 @@ def schema_sets(repo: RepoClient, config: Config, blobs: dict, *,
                 if blob and blob.text and fmt_of(key[1]) in FORMATS}
     pools: dict[tuple[str, Format], _Pool] = {}
     for (sha, path), text in versions.items():  # the changed files belong to their sets too
-        pools.setdefault((sha, fmt_of(path)), _Pool()).add(path, text)
+        pools.setdefault((sha, fmt_of(path)), _Pool(fmt_of(path))).add(path, text)
     fetched: set[Key] = set(blobs)
     asked: dict[tuple[str, Format], int] = {}  # files requested so far, per revision and format
     todo = [(key, pools[(key[0], fmt_of(key[1]))].documents.get(key[1])) for key in versions]
@@ -77,7 +77,7 @@ def schema_sets(repo: RepoClient, config: Config, blobs: dict, *,
             fmt = fmt_of(key[1])
             asked[(key[0], fmt)] -= 1
             if blob is not None and blob.text:
-                pool = pools.setdefault((key[0], fmt), _Pool())
+                pool = pools.setdefault((key[0], fmt), _Pool(fmt))
                 pool.add(key[1], blob.text)
                 todo.append((key, pool.documents.get(key[1])))
     return {(sha, path): {other: text for other, text in pools[(sha, fmt_of(path))].texts.items()
@@ -89,7 +89,8 @@ class _Pool:
     """One revision's set of one format so far: texts, each parsed once, and (Avro) the named
     types they define, kept up to date as files join (so a set of n files costs n parses)."""
 
-    def __init__(self):
+    def __init__(self, fmt: Format):
+        self.fmt = fmt
         self.texts: dict[str, str] = {}
         self.documents: dict[str, object] = {}
         self.defined: set[str] = set()
@@ -101,7 +102,8 @@ class _Pool:
         except (ValueError, RecursionError):
             return  # unusable: it is reported where it is checked
         self.documents[path] = document
-        self.defined |= definitions(document)
+        if self.fmt is Format.AVRO:
+            self.defined |= definitions(document)
 
 
 def uses_sets(config: Config, paths: Iterable[str]) -> bool:
@@ -190,7 +192,7 @@ def _json_needed(path: str, document, pool: _Pool, listing: Listing, sha: str,
             if fmt_of(joined) is Format.JSONSCHEMA:
                 out.append(joined)
             continue
-        segment = urlsplit(uri).path.rstrip("/").rpartition("/")[2]
+        segment = _last_segment(uri)
         if segment:
             by_segment.add(segment)
     if by_segment:
@@ -283,8 +285,13 @@ def _names(uri: str) -> list[str]:
     `$id`); a URL also a file by its last segment (an `$id` usually ends in the file's name)."""
     if uri.startswith(FILE_BASE):
         return [uri]
-    segment = urlsplit(uri).path.rstrip("/").rpartition("/")[2]
+    segment = _last_segment(uri)
     return [uri, "/" + segment] if segment else [uri]
+
+
+def _last_segment(uri: str) -> str:
+    """A URL's last path segment: the file name an `$id` URL usually ends in."""
+    return urlsplit(uri).path.rstrip("/").rpartition("/")[2]
 
 
 def _str(text: str | bytes) -> str:

@@ -24,8 +24,7 @@ REMOVED = "{path}: the schema file was removed (files that use it say what break
 TOO_MANY = "more than {limit} schema files in this tree: not compared (check a smaller tree)"
 TOO_BIG = "more than {limit} entries in this tree: not compared (check a smaller tree)"
 MAX_TREE_ENTRIES = 200_000  # directory entries walked per tree, schema or not
-# Besides the schema extensions: buf's layout files, which decide protobuf import roots.
-LAYOUT_NAMES = ("buf.yaml", "buf.work.yaml", "buf.gen.yaml")
+
 
 # A repository path -> (its format, the mode to check it in), or None when it is no schema.
 Classify = Callable[[str], "tuple[Format, Mode] | None"]
@@ -101,6 +100,8 @@ def _files(root: str, classify: Classify, problems: list[SchemaError]) -> set[st
     """Relative paths (with "/") of a tree's schema files (those the config classifies, those
     with a schema extension, buf's layout files); other files are neither kept nor counted, so
     padding a tree with junk hides nothing. Over the bounds: a problem, and nothing compared."""
+    from .protobuf import bufyaml  # only directory mode: the package imports every protobuf rule
+
     found: set[str] = set()
     walked = 0
     for folder, dirs, names in os.walk(root):
@@ -111,7 +112,8 @@ def _files(root: str, classify: Classify, problems: list[SchemaError]) -> set[st
             return found
         for name in sorted(names):
             rel = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
-            if not (name in LAYOUT_NAMES or os.path.splitext(name)[1].lower() in EXTENSIONS
+            # Besides schema files: buf's layout files, which decide protobuf import roots.
+            if not (name in bufyaml.NAMES or os.path.splitext(name)[1].lower() in EXTENSIONS
                     or classify(rel) is not None):
                 continue
             if len(found) >= MAX_TREE_FILES:
