@@ -51,13 +51,14 @@ def child_exit(server, worker):
 
 
 def post_worker_init(worker):
-    # Reviews are CPU-bound threads in this process; a shorter GIL switch interval lets the
-    # request threads answer GitHub within milliseconds while reviews run (default: 5 ms).
-    import sys
-    sys.setswitchinterval(0.0005)
     # Threads do not survive a fork, so they start here, in the worker, after the app loaded.
     from bot.web import start_workers
-    start_workers(worker.wsgi)
+    if start_workers(worker.wsgi):
+        # Embedded queue: reviews are CPU-bound threads in this process; a shorter GIL switch
+        # interval lets the request threads answer GitHub within milliseconds while they run.
+        # With Redis the reviews run in bot.worker and the default 5 ms serves the acks best
+        # (bench/load.py: forced switches between request threads cost more than they save).
+        sys.setswitchinterval(0.0005)
 
 
 def worker_exit(server, worker):

@@ -5,12 +5,15 @@ Usage: python bench/load.py [--rate 200] [--seconds 30] [--pulls 100] [--redis [
 The App runs under gunicorn (embedded SQLite queue unless --redis, then N `python -m bot.worker`
 processes run the reviews), GitHub is the local emulator in this process, and the deliveries
 come from a second process (bench/load_sender.py) on loopback. Acks: p50/p99/max acknowledgement
-latency, the time until every check run completed, and how many accepted deliveries the queue
-failed to finish (must be 0). --throughput: one delivery per pull request (mixed formats, 1-20
+latency, the same for an answer that does no work (the floor: bench/ack_floor.py under the
+App's gunicorn settings, measured first in the same run), the time until every check run
+completed, and how many accepted deliveries the queue failed to finish (must be 0). --throughput: one delivery per pull request (mixed formats, 1-20
 files each, some breaking), all at once, and reviews completed per second (the middle 80% of
 completions, so start-up and the tail do not count). Both: the CPU seconds the App (web and
 worker processes and their children) and the emulator with the sender spent, which bound what
-this machine can reach. Writes bench/out/load.json.
+this machine can reach; the web process's share is `web_cpu_s`. The emulator serves at a lower
+CPU priority (--emulator-niceness): in production GitHub does not share the App's cores.
+Writes bench/out/load.json.
 """
 from __future__ import annotations
 
@@ -30,7 +33,8 @@ sys.path.insert(0, str(REPO))
 
 from tests.github_emulator import GitHubEmulator  # noqa: E402
 from tests.harness.flow import AVRO_BASE, AVRO_BREAKING, AVRO_FIXED  # noqa: E402
-from tests.harness.server import SECRET, app_env, gunicorn, redis_server, worker  # noqa: E402
+from tests.harness.server import (SECRET, Process, app_env, free_port, gunicorn, redis_server,  # noqa: E402
+                                  wait_until_up, worker)
 
 
 def make_pulls(github: GitHubEmulator, count: int, repos: int = 10) -> tuple[list, int]:
@@ -98,14 +102,15 @@ def all_done(github: GitHubEmulator, pulls: list) -> bool:
 
 
 def completion_times(github: GitHubEmulator, pulls: list, started: float) -> list[float]:
-    """Seconds from `started` until each pull request's check run completed (polled every 50 ms)."""
+    """Seconds from `started` until each pull request's check run completed (polled every 200 ms:
+    polling is the emulator's CPU, which the App's work competes with)."""
     waiting, times = list(pulls), []
     while waiting:
         now = time.monotonic() - started
         left = [pull for pull in waiting if not completed(github, pull)]
         times += [now] * (len(waiting) - len(left))
         waiting = left
-        time.sleep(0.05)
+        time.sleep(0.2)
     return sorted(times)
 
 
@@ -155,22 +160,49 @@ def _pin(pid: int, *, core: int) -> None:
         subprocess.run(["taskset", "-a", "-cp", str(core), each], check=True, capture_output=True)
 
 
+def send(url: str, payloads: Path, rate: float, seconds: float) -> subprocess.Popen:
+    """The load generator (bench/load_sender.py), started; its JSON result comes on stdout."""
+    return subprocess.Popen([sys.executable, str(REPO / "bench" / "load_sender.py"), url + "/webhook",
+                             str(payloads), SECRET, str(rate), str(seconds)], stdout=subprocess.PIPE, text=True)
+
+
+def ack_floor(folder: Path, payloads: Path, rate: float, seconds: float, threads: int) -> dict:
+    """The same deliveries at the same rate against bench/ack_floor.py under gunicorn's gthread
+    worker with the App's thread count: latency of an answer that does no work."""
+    (folder / "floor.conf.py").write_text("")  # not the App's gunicorn.conf.py (it loads the App)
+    port = free_port()
+    server = Process([sys.executable, "-m", "gunicorn", "-c", str(folder / "floor.conf.py"), "bench.ack_floor:app",
+                      "--bind", f"127.0.0.1:{port}", "--worker-class", "gthread", "--threads", str(threads)],
+                     dict(os.environ), folder / "floor.log")
+    try:
+        wait_until_up(server, f"http://127.0.0.1:{port}/")
+        result = json.loads(send(f"http://127.0.0.1:{port}", payloads, rate, seconds).communicate()[0])
+    finally:
+        server.stop()
+    return {key.replace("ack_ms", "floor_ack_ms"): value for key, value in result.items() if key.startswith("ack_ms")}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rate", type=float, default=200)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--pulls", type=int, default=100)
     parser.add_argument("--workers", type=int, default=8, help="queue worker threads")
+    parser.add_argument("--threads", type=int, default=8, help="gunicorn threads (WEB_THREADS' default)")
     parser.add_argument("--redis", action="store_true", help="Redis queue and bot.worker processes")
     parser.add_argument("--processes", type=int, default=2, help="bot.worker processes (with --redis)")
     parser.add_argument("--throughput", action="store_true",
                         help="one delivery per mixed-format pull request, all at once: reviews per second")
+    parser.add_argument("--emulator-niceness", type=int, default=10,
+                        help="the emulator's nice value: GitHub does not share the App's cores in "
+                             "production; 0 lets it compete with the App's web process on equal terms")
     parser.add_argument("--pin", action="store_true",
                         help="give the App core 0 and the emulator and sender core 1 (Linux taskset)")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="schema-review-load-"))
     processes = []
     with GitHubEmulator(folder / "github", check_responses=False) as github:
+        github.lower_priority(args.emulator_niceness)
         pulls, files_changed = (make_mixed_pulls if args.throughput else make_pulls)(github, args.pulls)
         extra = {"QUEUE_WORKERS": str(args.workers), "SCHEMA_REVIEW_RECOVERY_INTERVAL": "0"}
         redis_url = None
@@ -179,7 +211,7 @@ def main() -> int:
             processes.append(redis)
             extra["REDIS_URL"] = redis_url
         env = app_env(github, folder, **extra)
-        app, url = gunicorn(env, folder / "gunicorn.log", threads=16)
+        app, url = gunicorn(env, folder / "gunicorn.log", threads=args.threads)
         processes.append(app)
         if args.redis:
             processes += [worker(env, folder / f"worker-{i}.log") for i in range(args.processes)]
@@ -195,12 +227,13 @@ def main() -> int:
         # Throughput: each pull request once, at --rate (every delivery is sent before the first
         # review can finish); acks: --rate for --seconds, cycling over the pull requests.
         seconds = (len(pulls) + 0.5) / args.rate if args.throughput else args.seconds
+        # The floor first, while the App idles: the same sender and rate against an empty answer.
+        floor = {} if args.throughput else ack_floor(folder, payloads, args.rate, seconds, args.threads)
         app = [each.popen.pid for each in processes if not args.redis or each is not processes[0]]  # not Redis
-        app_cpu, emulator_cpu = cpu_seconds(app), _own_cpu(processes)
+        web = [processes[1 if args.redis else 0].popen.pid]
+        app_cpu, emulator_cpu, web_cpu = cpu_seconds(app), _own_cpu(processes), cpu_seconds(web)
         started = time.monotonic()
-        sender = subprocess.Popen([sys.executable, str(REPO / "bench" / "load_sender.py"), url + "/webhook",
-                                   str(payloads), SECRET, str(args.rate), str(seconds)],
-                                  stdout=subprocess.PIPE, text=True)
+        sender = send(url, payloads, args.rate, seconds)
         times = completion_times(github, pulls, started)
         sent = json.loads(sender.communicate()[0])
         # Every accepted delivery's journal entry must reach "done" (reviewed, coalesced or superseded).
@@ -211,13 +244,14 @@ def main() -> int:
         drained = time.monotonic() - started
         conclusions = collections.Counter(review_run(github, pull).conclusion for pull in pulls)
         app_cpu, emulator_cpu = cpu_seconds(app) - app_cpu, _own_cpu(processes) - emulator_cpu
+        web_cpu = cpu_seconds(web) - web_cpu
         for process in processes:
             process.stop()
-    result = {**sent, "mode": f"redis, {args.processes} bot.worker" if args.redis else "embedded sqlite",
+    result = {**sent, **floor, "mode": f"redis, {args.processes} bot.worker" if args.redis else "embedded sqlite",
               "pulls": len(pulls), "files_changed": files_changed,
               "reviews_per_second": throughput(times), "conclusions": dict(conclusions), "last_review_s": round(times[-1], 1),
               "seconds_until_all_checks_and_jobs_done": round(drained, 1), "accepted_not_finished": left,
-              "github_calls": len(github.calls), "app_cpu_s": round(app_cpu, 1),
+              "github_calls": len(github.calls), "app_cpu_s": round(app_cpu, 1), "web_cpu_s": round(web_cpu, 1),
               # The App's CPU per pull request: with all cores its own, reviews/s could reach
               # cores / this (the emulator and the sender share the cores here).
               "app_cpu_s_per_pull": round(app_cpu / len(pulls), 3), "cores": os.cpu_count(),

@@ -71,11 +71,11 @@ def _error_handlers(app: Flask) -> None:
     app.register_error_handler(Exception, _unexpected_error)
 
 
-def start_workers(app: Flask) -> None:
-    """Start the embedded queue's worker threads in this process (a no-op with Redis)."""
+def start_workers(app: Flask) -> bool:
+    """Start the embedded queue's worker threads in this process (a no-op with Redis); True when
+    reviews now run in this process."""
     start = getattr(app.extensions.get("schema_review.dispatcher"), "start", None)
-    if start is not None:
-        start()
+    return bool(start is not None and start())
 
 
 def stop_workers(app: Flask) -> None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import threading
 from wsgiref.simple_server import WSGIRequestHandler, make_server
@@ -14,6 +15,9 @@ from .settings import SettingsError
 
 log = logging.getLogger("schema_review.worker")
 
+# Reviews are batch work: on a machine that also answers GitHub's webhooks (gunicorn), the
+# acks get a core first. Set before any thread starts, so every thread and child inherits it.
+NICENESS = 10
 NEEDS_REDIS = ("bot.worker needs REDIS_URL: without it the queue is the SQLite file of the web "
                "process, whose own threads run the jobs (see gunicorn.conf.py)")
 
@@ -43,6 +47,7 @@ def main() -> int:
         print(NEEDS_REDIS, file=sys.stderr)
         return 2
     from .queue.wiring import build_dispatcher
+    os.nice(NICENESS)
     dispatcher = build_dispatcher(settings, runtime)
     QUEUE_DEPTH.source = dispatcher.depth
     if runtime.metrics_port:

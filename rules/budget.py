@@ -18,6 +18,9 @@ from .model import Format, Mode, Options, Report, SchemaError, Source
 BOOTSTRAP = "import sys; sys.path.insert(0, sys.argv[1]); from rules.worker import main; main()"
 ROOT = str(Path(__file__).resolve().parent.parent)
 IDLE_WORKERS = 8  # kept per process; more run at once when more threads review
+# Comparisons are batch work: at a lower priority, the process answering GitHub's webhooks gets
+# a core first when both want one (an ack waits milliseconds, a review a little longer).
+NICENESS = 10
 
 OVER_TIME = "could not be reviewed within {seconds:g} s"
 OVER_MEMORY = "could not be reviewed within {limit} MiB of memory"
@@ -39,7 +42,8 @@ class _Worker:
             sandbox.python(BOOTSTRAP, ROOT), pipes=True,
             # No NPROC limit: it starts protoc (which the runner then forbids to start anything).
             limits=sandbox.Limits(wall_seconds=None, cpu_seconds=None, memory_bytes=memory_bytes,
-                                  file_bytes=limits.PROTOC_OUTPUT_BYTES, processes=None))
+                                  file_bytes=limits.PROTOC_OUTPUT_BYTES, processes=None,
+                                  niceness=NICENESS))
         self._out = self.child.process.stdout.fileno()
         self._pending = bytearray()
 

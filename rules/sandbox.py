@@ -28,6 +28,7 @@ class Limits:
     file_bytes: int | None = 64 << 20  # RLIMIT_FSIZE: no file it writes (its output too) grows past this
     processes: int | None = 0  # RLIMIT_NPROC: 0 forbids fork/exec of anything (ignored for root)
     output_bytes: int = 64 << 10  # of its stderr, what the caller gets to see
+    niceness: int = 0  # added to the child's nice value: batch work that yields the CPU to others
 
 
 @dataclass(frozen=True)
@@ -66,8 +67,8 @@ def _capped(kind: int, soft: int, hard: int) -> tuple[int, int]:
 
 
 def _limiter(limits: Limits):
-    """The preexec function: only setrlimit calls, everything computed before the fork."""
-    plan = []
+    """The preexec function: only setrlimit (and nice) calls, everything computed before the fork."""
+    plan, niceness = [], limits.niceness
     if limits.cpu_seconds is not None:
         plan.append((resource.RLIMIT_CPU,
                      _capped(resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1)))
@@ -81,6 +82,8 @@ def _limiter(limits: Limits):
     def apply() -> None:
         for kind, pair in plan:
             resource.setrlimit(kind, pair)
+        if niceness:
+            os.nice(niceness)
     return apply
 
 

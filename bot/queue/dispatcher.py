@@ -16,7 +16,6 @@ from .leases import Leases
 from .ledger import Ledger
 from .maintenance import Upkeep
 from .runner import Runner
-from .subject import subject_of
 
 log = logging.getLogger("schema_review.queue")
 
@@ -75,15 +74,10 @@ class QueueDispatcher:
     def submit(self, job: Job) -> Admission:
         if not job.delivery_id:  # not from GitHub's hookshot; still worth doing, just not dedupable
             job = Job(f"local-{uuid.uuid4()}", job.event, job.payload)
-        if not self.ledger.admit(job):
-            return Admission.DUPLICATE
-        self.ledger.record_head(subject_of(job))
-        try:
-            self._task(job.delivery_id)
-        except Exception:
-            self.ledger.forget(job.delivery_id)  # so GitHub's redelivery is not taken for a duplicate
-            raise
-        return Admission.ACCEPTED
+        # The delivery's record and its job are written together: a failure leaves neither, so
+        # GitHub's redelivery is not taken for a duplicate.
+        task = self.huey.serialize_task(self._task.s(job.delivery_id))
+        return Admission.ACCEPTED if self.ledger.admit(job, task=task) else Admission.DUPLICATE
 
     def enqueue(self, guid: str) -> None:
         self._task(guid)
@@ -107,15 +101,19 @@ class QueueDispatcher:
                       heartbeat=self.runtime.heartbeat, recovery_interval=self.runtime.recovery_interval,
                       recover_deliveries=self._recover_deliveries)
 
-    def start(self) -> None:
-        """Embedded mode: worker threads in this (gunicorn worker) process. Redis mode: nothing."""
-        if not self.runtime.embedded or self._consumer is not None:
-            return
+    def start(self) -> bool:
+        """Embedded mode: worker threads in this (gunicorn worker) process. Redis mode: nothing.
+        True when this process runs the queue's jobs."""
+        if not self.runtime.embedded:
+            return False
+        if self._consumer is not None:
+            return True
         self.leases.beat()  # alive before the first sweep looks for dead workers
         self._consumer, self._upkeep = self.consumer(quiet=True), self.upkeep()
         self._consumer.start()
         self._upkeep.start()
         log.info("embedded queue started", extra={"workers": self.runtime.workers})
+        return True
 
     def stop(self, *, timeout: float = 20.0) -> None:
         if self._consumer is None:

@@ -6,7 +6,8 @@ import time
 from typing import Iterator
 
 from ..jobs import Job
-from .subject import Subject
+from . import admission
+from .subject import Subject, subject_of
 
 PREFIX = "delivery:"
 # GitHub lets anyone redeliver a delivery for three days; its id is remembered that long.
@@ -27,11 +28,16 @@ class Ledger:
     def __init__(self, huey, *, clock=time.time):
         self._huey, self._clock = huey, clock
 
-    def admit(self, job: Job) -> bool:
-        """Record a new delivery; False when this delivery id was already received."""
+    def admit(self, job: Job, *, task: bytes | None = None) -> bool:
+        """Record a new delivery with its pull request's newest head and push log, and queue
+        `task` (its serialized job) with it; False when this delivery id was already received
+        (then nothing is written)."""
         now = self._clock()
         entry = {"job": job, "state": State.QUEUED.value, "owner": None, "at": now, "admitted": now, "attempts": 0}
-        return self._huey.put_if_empty(PREFIX + job.delivery_id, entry)
+        subject = subject_of(job)
+        keys = _record_keys(subject)
+        return admission.admit(self._huey, PREFIX + job.delivery_id, entry, reads=keys, task=task,
+                               update=lambda values: _updates(subject, keys, values))
 
     def get(self, guid: str) -> dict | None:
         return self._huey.get(PREFIX + guid, peek=True)
@@ -67,30 +73,13 @@ class Ledger:
 
     # --- the newest push of each pull request -------------------------------------------------
     def record_head(self, subject: Subject) -> None:
-        if not subject.pull or not subject.head:
-            return
-        key = f"head:{subject.pull}"
-        known = self._huey.get(key, peek=True)
-        heads = _heads(known)
-        if known is None or subject.version > known["version"]:
-            self._huey.put(key, {"heads": [subject.head], "version": subject.version})
-        elif subject.version == known["version"] and subject.head not in heads:
-            # Equal timestamps (one-second resolution) say nothing about which push is newer,
-            # and deliveries may arrive in any order: neither supersedes the other.
-            self._huey.put(key, {"heads": heads + [subject.head], "version": subject.version})
-        self._log_push(subject)
-
-    def _log_push(self, subject: Subject) -> None:
-        """(time, head) of every signed push delivery: which head a comment's author saw."""
-        key = f"pushes:{subject.pull}"
-        log = self._huey.get(key, peek=True) or []
-        entry = (subject.version, subject.head)
-        if entry not in log:
-            self._huey.put(key, (log + [entry])[-PUSHES_KEPT:])
+        keys = _record_keys(subject)
+        for key, value in _updates(subject, keys, [self._huey.get(key, peek=True) for key in keys]).items():
+            self._huey.put(key, value)
 
     def pushes(self, pull: str) -> list[tuple[str, str]]:
         """The logged (time, head sha) pushes of a pull request ("owner/name#number")."""
-        return list(self._huey.get(f"pushes:{pull}", peek=True) or [])
+        return list(self._huey.get(_log_key(pull), peek=True) or [])
 
     def reviewed(self, subject: Subject, *, started: float) -> None:
         """A review of this head started at `started` and finished."""
@@ -108,8 +97,40 @@ class Ledger:
     def superseded(self, subject: Subject) -> bool:
         if not subject.pull or not subject.head:
             return False
-        known = self._huey.get(f"head:{subject.pull}", peek=True)
+        known = self._huey.get(_head_key(subject.pull), peek=True)
         return known is not None and subject.head not in _heads(known)
+
+
+def _record_keys(subject: Subject) -> list[str]:
+    """The records a push delivery updates: its pull request's newest head(s), and its push log."""
+    return [_head_key(subject.pull), _log_key(subject.pull)] if subject.pull and subject.head else []
+
+
+def _head_key(pull: str) -> str:
+    return f"head:{pull}"
+
+
+def _log_key(pull: str) -> str:
+    return f"pushes:{pull}"
+
+
+def _updates(subject: Subject, keys: list[str], values: list) -> dict:
+    """The new values of those records, given their current ones (only those that change)."""
+    if not keys:
+        return {}
+    (head_key, log_key), (known, log), changes = keys, values, {}
+    heads = _heads(known)
+    if known is None or subject.version > known["version"]:
+        changes[head_key] = {"heads": [subject.head], "version": subject.version}
+    elif subject.version == known["version"] and subject.head not in heads:
+        # Equal timestamps (one-second resolution) say nothing about which push is newer,
+        # and deliveries may arrive in any order: neither supersedes the other.
+        changes[head_key] = {"heads": heads + [subject.head], "version": subject.version}
+    # (time, head) of every signed push delivery: which head a comment's author saw.
+    entry, log = (subject.version, subject.head), log or []
+    if entry not in log:
+        changes[log_key] = (log + [entry])[-PUSHES_KEPT:]
+    return changes
 
 
 def _heads(known: dict | None) -> list[str]:

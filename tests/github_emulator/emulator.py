@@ -1,6 +1,7 @@
 """GitHubEmulator: the test-facing object that owns the state, the server thread and the helpers."""
 from __future__ import annotations
 
+import os
 import threading
 import uuid
 from datetime import datetime
@@ -43,6 +44,12 @@ class GitHubEmulator(Inspection):
                                         name="github-emulator", daemon=True)
         self._thread.start()
         return self
+
+    def lower_priority(self, niceness: int) -> None:
+        """Serve at a lower CPU priority (Linux: the serving thread's nice value, which the
+        thread of every request inherits). Benchmarks use it so that an App on the same machine
+        gets a core first, as it would if GitHub ran elsewhere."""
+        os.setpriority(os.PRIO_PROCESS, self._thread.native_id, niceness)
 
     def stop(self) -> None:
         if self._server is not None:

@@ -1,5 +1,10 @@
 """REDIS_URL: the web process only records and enqueues; `python -m bot.worker` processes run jobs."""
+import os
+from pathlib import Path
+
 import pytest
+
+from bot.worker import NICENESS
 
 from tests.harness.flow import comments, completed_run, deliver, open_pull, reviews, runs, settle, wait_for
 from tests.harness.server import app_env, gunicorn, redis_server, worker
@@ -45,6 +50,21 @@ def test_two_worker_processes_review_and_a_killed_one_is_recovered(github, redis
     finally:
         first.stop() if first.popen.poll() is None else None
         web.stop()
+
+
+def _nice(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the nice value from Linux's /proc")
+def test_a_worker_process_runs_reviews_at_a_lower_priority_than_the_acks(github, redis_url, tmp_path):
+    """On a machine that also runs gunicorn, the acks get a core before the reviews do."""
+    process = worker(app_env(github, tmp_path, REDIS_URL=redis_url), tmp_path / "worker.log")
+    try:
+        expected = min(os.nice(0) + NICENESS, 19)
+        wait_for(lambda: _nice(process.popen.pid) == expected, what=f"the worker at nice {expected}")
+    finally:
+        process.stop()
 
 
 def test_readyz_fails_when_redis_is_gone(github, tmp_path):

@@ -73,6 +73,9 @@ def test_the_child_environment_is_minimal_and_holds_no_secret(monkeypatch):
     # output: what comes back is capped
     (sandbox.Limits(output_bytes=1000), "import sys; sys.stderr.write('e' * 100000)",
      lambda o: o.code == 0 and o.output == b"e" * 1000),
+    # priority: the comparison workers' batch work yields the CPU (nice value raised, capped at 19)
+    (sandbox.Limits(niceness=7), "import os, sys; sys.stderr.write(str(os.nice(0)))",
+     lambda o: o.code == 0 and o.output == str(min(os.nice(0) + 7, 19)).encode()),
 ])
 def test_limits_stop_the_child(tmp_path, limits, code, check_outcome):
     started = time.monotonic()
