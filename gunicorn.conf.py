@@ -1,4 +1,4 @@
-"""gunicorn settings for `gunicorn app:app`: bind $PORT; the embedded queue's workers per process."""
+"""gunicorn settings for `gunicorn app:app`: bind $PORT; the local queue's worker process beside it."""
 import os
 import shutil
 import sys
@@ -40,7 +40,18 @@ def on_starting(server):
             os.remove(os.path.join(folder, name))
 
 
+def when_ready(server):
+    # No REDIS_URL: the SQLite queue's jobs run in one worker process this arbiter keeps running
+    # (bot/queue/sidecar.py), never in the threads that answer GitHub.
+    from bot.metrics import mark_worker_dead
+    from bot.queue.sidecar import start_if_local
+    server.queue_sidecar = start_if_local(on_exit=mark_worker_dead)
+
+
 def on_exit(server):
+    sidecar = getattr(server, "queue_sidecar", None)
+    if sidecar is not None:
+        sidecar.stop(timeout=graceful_timeout)
     if _OWN_METRICS_DIR:
         shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
 
@@ -48,20 +59,3 @@ def on_exit(server):
 def child_exit(server, worker):
     from bot.metrics import mark_worker_dead
     mark_worker_dead(worker.pid)
-
-
-def post_worker_init(worker):
-    # Threads do not survive a fork, so they start here, in the worker, after the app loaded.
-    from bot.web import start_workers
-    if start_workers(worker.wsgi):
-        # Embedded queue: reviews are CPU-bound threads in this process; a shorter GIL switch
-        # interval lets the request threads answer GitHub within milliseconds while they run.
-        # With Redis the reviews run in bot.worker and the default 5 ms serves the acks best
-        # (bench/load.py: forced switches between request threads cost more than they save).
-        sys.setswitchinterval(0.0005)
-
-
-def worker_exit(server, worker):
-    from bot.web import stop_workers
-    if getattr(worker, "wsgi", None) is not None:
-        stop_workers(worker.wsgi)

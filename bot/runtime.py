@@ -4,7 +4,7 @@
 |-----------------------------------|--------------------|-----------------------------------------------------|
 | REDIS_URL                         | (unset)            | set: Redis queue, workers run `python -m bot.worker` |
 | QUEUE_PATH                        | var/queue.db       | SQLite queue file when REDIS_URL is unset           |
-| QUEUE_WORKERS                     | 4                  | worker threads (per gunicorn worker / bot.worker)   |
+| QUEUE_WORKERS                     | 4                  | worker threads (per bot.worker process)             |
 | SCHEMA_REVIEW_JOB_RETRIES         | 3                  | attempts after the first before the check fails closed |
 | SCHEMA_REVIEW_JOB_RETRY_DELAY     | 10                 | seconds before a failed job's first retry (doubles) |
 | SCHEMA_REVIEW_RETRIES             | 5                  | retries of one GitHub request (5xx, connection, limits) |
@@ -54,7 +54,7 @@ class Runtime:
 
     @property
     def embedded(self) -> bool:
-        """SQLite on local disk with worker threads inside the web process."""
+        """SQLite on local disk, its worker process started by gunicorn beside the web server."""
         return not self.redis_url
 
     @classmethod

@@ -26,10 +26,8 @@ def create_app(settings: Settings | None = None, *, environ: Mapping[str, str] |
                handle: Callable[[Job], None] | None = None, dispatcher=None,
                runtime: Runtime | None = None) -> Flask:
     """The WSGI app. Production builds everything from the environment; tests inject pieces.
-
-    The embedded queue's worker threads are not started here (a fork would lose them):
-    gunicorn.conf.py starts them in each worker with `start_workers(app)`.
-    """
+    It records and queues deliveries; `python -m bot.worker` runs the jobs (gunicorn.conf.py
+    starts one beside the server for the local SQLite queue)."""
     if settings is None and environ is None:
         load_env_file()  # the registration page's .env, under whatever the environment sets
     if settings is None and unregistered(os.environ if environ is None else environ):
@@ -69,19 +67,6 @@ def create_registration_app(environ: Mapping[str, str] | None = None) -> Flask:
 def _error_handlers(app: Flask) -> None:
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _unexpected_error)
-
-
-def start_workers(app: Flask) -> bool:
-    """Start the embedded queue's worker threads in this process (a no-op with Redis); True when
-    reviews now run in this process."""
-    start = getattr(app.extensions.get("schema_review.dispatcher"), "start", None)
-    return bool(start is not None and start())
-
-
-def stop_workers(app: Flask) -> None:
-    stop = getattr(app.extensions.get("schema_review.dispatcher"), "stop", None)
-    if stop is not None:
-        stop()
 
 
 def _http_error(error: HTTPException):

@@ -1,4 +1,5 @@
-"""`python -m bot.worker`: the queue's workers as their own process (Redis mode, any machine)."""
+"""`python -m bot.worker`: the queue's workers as their own process (Redis mode, any machine;
+`--local`: the SQLite queue's worker, which gunicorn starts beside the web server)."""
 from __future__ import annotations
 
 import logging
@@ -19,7 +20,9 @@ log = logging.getLogger("schema_review.worker")
 # acks get a core first. Set before any thread starts, so every thread and child inherits it.
 NICENESS = 10
 NEEDS_REDIS = ("bot.worker needs REDIS_URL: without it the queue is the SQLite file of the web "
-               "process, whose own threads run the jobs (see gunicorn.conf.py)")
+               "server, whose own worker process (started by gunicorn) runs the jobs")
+# gunicorn's arbiter starts the worker of its local SQLite queue with this (bot/queue/sidecar.py).
+LOCAL = "--local"
 
 
 class _Quiet(WSGIRequestHandler):
@@ -35,7 +38,8 @@ def _serve_metrics(port: int) -> None:
     threading.Thread(target=server.serve_forever, name="metrics", daemon=True).start()
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    local = LOCAL in (sys.argv[1:] if argv is None else argv)
     configure_logging()
     load_env_file()
     try:
@@ -43,7 +47,7 @@ def main() -> int:
     except SettingsError as error:
         print(error, file=sys.stderr)
         return 2
-    if runtime.embedded:
+    if runtime.embedded and not local:
         print(NEEDS_REDIS, file=sys.stderr)
         return 2
     from .queue.wiring import build_dispatcher
@@ -57,7 +61,7 @@ def main() -> int:
     upkeep.start()
     log.info("worker started", extra={"workers": runtime.workers})
     try:
-        dispatcher.consumer(quiet=False).run()  # SIGTERM/SIGINT: finish running jobs, then exit
+        dispatcher.consumer().run()  # SIGTERM/SIGINT: finish running jobs, then exit
     finally:
         upkeep.stop()
     return 0

@@ -1,7 +1,6 @@
-"""The durable queue: SQLite on local disk (threads in the web process) or Redis (bot.worker)."""
+"""The durable queue: SQLite on local disk or Redis; `python -m bot.worker` runs its jobs."""
 from __future__ import annotations
 
-import logging
 import os
 import uuid
 from typing import Callable
@@ -17,18 +16,9 @@ from .ledger import Ledger
 from .maintenance import Upkeep
 from .runner import Runner
 
-log = logging.getLogger("schema_review.queue")
-
 QUEUE_NAME = "schema-review"
 # An idle SQLite worker polls at most this often (Redis workers block on the list instead).
 MAX_POLL_SECONDS = 0.25
-
-
-class _QuietConsumer(Consumer):
-    """huey's consumer without its signal handlers: inside gunicorn those belong to gunicorn."""
-
-    def _set_signal_handlers(self) -> None:
-        pass
 
 
 class _Storage(SqliteStorage):
@@ -61,7 +51,6 @@ class QueueDispatcher:
         self.runner = Runner(self.ledger, self.leases, handle, give_up=give_up,
                              max_interruptions=runtime.job_interruptions)
         self._recover_deliveries = recover_deliveries
-        self._consumer = self._upkeep = None
 
         @self.huey.task(name="run_delivery", retries=runtime.job_retries, retry_delay=runtime.job_retry_delay,
                         retry_backoff=2, context=True)
@@ -90,35 +79,12 @@ class QueueDispatcher:
         return self.huey.pending_count() + self.huey.scheduled_count()
 
     # --- the worker side --------------------------------------------------------------------
-    def consumer(self, *, quiet: bool) -> Consumer:
-        kind = _QuietConsumer if quiet else Consumer
-        return kind(self.huey, workers=self.runtime.workers, worker_type="thread", periodic=False,
-                    initial_delay=0.02, backoff=1.5, max_delay=MAX_POLL_SECONDS, scheduler_interval=1,
-                    check_worker_health=not quiet, graceful_signal="TERM")
+    def consumer(self) -> Consumer:
+        return Consumer(self.huey, workers=self.runtime.workers, worker_type="thread", periodic=False,
+                        initial_delay=0.02, backoff=1.5, max_delay=MAX_POLL_SECONDS, scheduler_interval=1,
+                        check_worker_health=True, graceful_signal="TERM")
 
     def upkeep(self) -> Upkeep:
         return Upkeep(ledger=self.ledger, leases=self.leases, huey=self.huey, enqueue=self.enqueue,
                       heartbeat=self.runtime.heartbeat, recovery_interval=self.runtime.recovery_interval,
                       recover_deliveries=self._recover_deliveries)
-
-    def start(self) -> bool:
-        """Embedded mode: worker threads in this (gunicorn worker) process. Redis mode: nothing.
-        True when this process runs the queue's jobs."""
-        if not self.runtime.embedded:
-            return False
-        if self._consumer is not None:
-            return True
-        self.leases.beat()  # alive before the first sweep looks for dead workers
-        self._consumer, self._upkeep = self.consumer(quiet=True), self.upkeep()
-        self._consumer.start()
-        self._upkeep.start()
-        log.info("embedded queue started", extra={"workers": self.runtime.workers})
-        return True
-
-    def stop(self, *, timeout: float = 20.0) -> None:
-        if self._consumer is None:
-            return
-        self._upkeep.stop()
-        self._consumer.shutdown_timeout = timeout
-        self._consumer.stop(graceful=True)
-        self._consumer = self._upkeep = None

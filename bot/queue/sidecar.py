@@ -1,0 +1,115 @@
+"""One machine (no REDIS_URL): the SQLite queue's jobs run in one `python -m bot.worker --local`
+process that gunicorn's arbiter starts, restarts when it dies and stops at exit.
+
+Not in the web workers' threads: a review's Python work (reading GitHub's answers, rendering)
+would hold the GIL the acks need, and at 200 deliveries a second that made acks wait hundreds of
+milliseconds (bench/load.py). As a process of its own it runs at a lower priority too.
+"""
+from __future__ import annotations
+
+import ctypes
+import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from typing import Mapping
+
+from ..registration.manifest import unregistered
+from ..runtime import Runtime
+from ..settings import SettingsError
+
+log = logging.getLogger("schema_review.queue")
+
+ARGV = [sys.executable, "-m", "bot.worker", "--local"]
+SETTINGS_PROBLEM = 2  # bot.worker's exit status for settings it cannot use: restarting cannot help
+RESTART_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0)  # after each death in a row; a worker up a minute resets it
+STEADY_SECONDS = 60.0
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """In the child: SIGTERM when the thread that started it ends, however (Linux; elsewhere the
+    arbiter's exit hook still stops it)."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass
+
+
+class Sidecar:
+    """The worker process and the thread that keeps it running."""
+
+    def __init__(self, argv: list[str] | None = None, *, on_exit=None):
+        self._argv = argv or ARGV
+        self._on_exit = on_exit or (lambda pid: None)
+        self._stopping = threading.Event()
+        self._process: subprocess.Popen | None = None
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._supervise, name="queue-sidecar", daemon=True)
+
+    def start(self) -> "Sidecar":
+        self._thread.start()
+        return self
+
+    @property
+    def pid(self) -> int | None:
+        process = self._process
+        return process.pid if process is not None and process.poll() is None else None
+
+    @property
+    def supervising(self) -> bool:
+        """False once it gave up (unusable settings) or was stopped."""
+        return self._thread.is_alive()
+
+    def _supervise(self) -> None:
+        deaths = 0
+        while not self._stopping.is_set():
+            with self._lock:
+                if self._stopping.is_set():
+                    return
+                # Started from this thread, which lives as long as it supervises: the child's
+                # parent-death signal follows the thread, not the process.
+                self._process = subprocess.Popen(self._argv, preexec_fn=_die_with_parent)
+            started = time.monotonic()
+            code = self._process.wait()
+            self._on_exit(self._process.pid)
+            if self._stopping.is_set():
+                return
+            if code == SETTINGS_PROBLEM:
+                log.error("queue worker cannot start (its settings); not restarted", extra={"status": code})
+                return
+            deaths = 0 if time.monotonic() - started > STEADY_SECONDS else deaths + 1
+            delay = RESTART_DELAYS[min(deaths, len(RESTART_DELAYS)) - 1] if deaths else 0.0
+            log.error("queue worker exited; restarting", extra={"status": code, "delay_s": delay})
+            self._stopping.wait(delay)
+
+    def stop(self, *, timeout: float) -> None:
+        """SIGTERM (running jobs finish; what does not is resumed after restart), then SIGKILL."""
+        with self._lock:
+            self._stopping.set()
+            process = self._process
+        if process is not None and process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        self._thread.join(timeout=timeout)
+
+
+def start_if_local(environ: Mapping[str, str] | None = None, **options) -> Sidecar | None:
+    """A running sidecar when this server's queue is the local SQLite file, else None (Redis:
+    `python -m bot.worker` is the operator's to run; registration mode has no queue)."""
+    env = os.environ if environ is None else environ
+    if unregistered(env):
+        return None
+    try:
+        if not Runtime.from_environ(env).embedded:
+            return None
+    except SettingsError:
+        return None  # the App itself reports every problem when it loads
+    return Sidecar(**options).start()

@@ -1,0 +1,90 @@
+"""One machine (no REDIS_URL): gunicorn's arbiter runs the SQLite queue's jobs in a worker process
+of their own (bot/queue/sidecar.py), restarts it when it dies and stops it with the server."""
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.queue.sidecar import Sidecar
+from bot.worker import NICENESS
+from tests.harness.flow import completed_run, deliver, open_pull, reviews, runs, settle, wait_for
+from tests.harness.server import app_env, gunicorn
+
+FILES = r"/pulls/\d+/files$"
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from Linux's /proc")
+
+
+def _stat(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(_stat(int(stat.parent.name))[1]) == pid:
+                found.append(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue  # exited while we looked
+    return found
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def _local_worker(server_pid: int) -> int | None:
+    return next((pid for pid in _children(server_pid) if "bot.worker --local" in _cmdline(pid)), None)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return _stat(pid)[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_reviews_run_in_a_lower_priority_process_that_is_restarted_and_stopped_with_the_server(github, tmp_path):
+    server, url = gunicorn(app_env(github, tmp_path), tmp_path / "gunicorn.log")
+    try:
+        first = wait_for(lambda: _local_worker(server.popen.pid), what="the local queue worker")
+        expected = min(os.nice(0) + NICENESS, 19)
+        wait_for(lambda: int(_stat(first)[16]) == expected, what=f"the queue worker at nice {expected}")
+        # Killed mid-job: the arbiter starts another, which resumes the job; one verdict, one review.
+        repo, pull = open_pull(github)
+        held = github.inject("GET", FILES, delay=3.0)
+        deliver(github, url, github.pull_request_event("opened", pull))
+        wait_for(lambda: held.hits, what="the job's held file listing")
+        os.kill(first, signal.SIGKILL)
+        second = wait_for(lambda: (pid := _local_worker(server.popen.pid)) != first and pid,
+                          what="a new queue worker")
+        assert completed_run(github, repo, pull.head_sha).conclusion == "failure"
+        settle(github)
+        assert len(runs(github, repo, pull.head_sha)) == 1 and len(reviews(github, repo, pull)) == 1
+    finally:
+        server.stop()
+    assert not _alive(second), "the queue worker outlived gunicorn"
+
+
+def test_a_worker_that_keeps_dying_is_restarted_and_one_whose_settings_are_unusable_is_not():
+    exits: list[int] = []
+    dying = Sidecar([sys.executable, "-c", "raise SystemExit(1)"], on_exit=exits.append).start()
+    try:
+        wait_for(lambda: len(exits) >= 2, timeout=60, what="a restart after the worker died")
+        assert dying.supervising
+    finally:
+        dying.stop(timeout=10)
+    assert not dying.supervising
+    stopped = len(exits)
+    unusable: list[int] = []
+    settings = Sidecar([sys.executable, "-c", "raise SystemExit(2)"], on_exit=unusable.append).start()
+    wait_for(lambda: not settings.supervising, timeout=60, what="giving up on unusable settings")
+    assert len(unusable) == 1 and len(exits) == stopped
