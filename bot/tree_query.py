@@ -14,6 +14,9 @@ TREE_DEPTH = 8
 # REST cuts a recursive listing at 100,000 entries and says so; a longer listing is left to
 # it, so that a listing cut short is reported exactly as before.
 MAX_ENTRIES = 100_000
+# GitHub's contents API silently lists 1,000 entries of a directory at most; whether GraphQL's
+# Tree.entries does too is undocumented, so a directory that full is left to REST as well.
+MAX_DIRECTORY_ENTRIES = 1000
 ENTRY_FIELDS = "name path type"
 
 
@@ -36,7 +39,7 @@ def paths_of(root: dict | None, depth: int = TREE_DEPTH) -> list[str] | None:
 
 def _walk(tree: dict | None, parent: str, level: int, depth: int, found: list[tuple[str, str]]) -> bool:
     entries = (tree or {}).get("entries")
-    if not isinstance(entries, list):
+    if not isinstance(entries, list) or len(entries) >= MAX_DIRECTORY_ENTRIES:
         return False
     for entry in entries:
         if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):

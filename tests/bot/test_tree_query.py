@@ -54,3 +54,10 @@ def test_a_listing_longer_than_rest_would_give_is_left_to_rest(monkeypatch):
     monkeypatch.setattr(tree_query, "MAX_ENTRIES", 2)
     assert paths_of({"entries": [entry("a.json"), entry("b.json")]}) == ["a.json", "b.json"]
     assert paths_of({"entries": [entry("a", "tree", [entry("a/b.json")]), entry("c.json")]}) is None
+
+
+def test_a_directory_that_may_have_been_cut_is_left_to_rest(monkeypatch):
+    monkeypatch.setattr(tree_query, "MAX_DIRECTORY_ENTRIES", 3)
+    assert paths_of({"entries": [entry("a.json"), entry("b.json")]}) == ["a.json", "b.json"]
+    full = [entry(f"a/{n}.json") for n in "xyz"]
+    assert paths_of({"entries": [entry("a", "tree", full)]}) is None
