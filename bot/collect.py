@@ -78,11 +78,12 @@ def layout_keys(files: Sequence, base_sha: str) -> list[tuple[str, str]]:
 
 
 def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: str,
-            head_sha: str, prefetched: Mapping[tuple[str, str], Blob | None] = MappingProxyType({})
-            ) -> list[FileChange]:
+            head_sha: str, prefetched: Mapping[tuple[str, str], Blob | None] = MappingProxyType({}),
+            head_paths: list[str] | None = None) -> list[FileChange]:
     """Every listed changed file the config classifies as a schema, with its texts fetched in
-    bulk (those `prefetched` by the review state query are not asked for again). History is
-    read from the base commit itself, never a branch name a tag could shadow."""
+    bulk (those `prefetched` by the review state query are not asked for again, nor the head's
+    file list when it read it whole: `head_paths`). History is read from the base commit
+    itself, never a branch name a tag could shadow."""
     files = schema_files(listing, config)
     wanted = blob_keys(files, base_sha=base_sha, head_sha=head_sha)
     missing = [key for key in wanted if key not in prefetched]
@@ -94,7 +95,7 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
     imports = _imports(repo, roots, blobs, files)
     # The head's file list: read for the files using the changed ones anyway, and the sets'
     # lookups are limited to files it holds.
-    listing = Listing(repo)
+    listing = Listing(repo, known={} if head_paths is None else {head_sha: head_paths})
     if uses_sets(config, [f.filename for f in files]):
         listing.tree(head_sha)
     imports.update(schema_sets(repo, config, blobs, listing=listing))  # Avro and JSON Schema: disjoint keys

@@ -11,7 +11,7 @@ from typing import Callable, Iterable
 
 from urllib.parse import quote
 
-from github import Auth, BadCredentialsException, Github, GithubException
+from github import Auth, BadCredentialsException, Github, GithubException, UnknownObjectException
 from github.File import File
 from github.PaginatedList import PaginatedList
 
@@ -229,16 +229,28 @@ class RepoClient:
 
     @_operation("review_state", reads=True)
     def review_state(self, number: int, *, head_sha: str, config_ref: str, config_path: str,
-                     blobs: Iterable[tuple[str, str]] = ()) -> review_query.ReviewState:
+                     blobs: Iterable[tuple[str, str]] = (), tree: bool = False) -> review_query.ReviewState:
         """Everything a review reads but the file listing, in one GraphQL query (plus a page per
-        100 older comments or threads, and a query per BLOBS_PER_QUERY more blobs)."""
+        100 older comments or threads, and a query per BLOBS_PER_QUERY more blobs); `tree`:
+        the head's file list too, where the query's nesting reaches (state.tree)."""
         wanted = list(dict.fromkeys(blobs))
         first, rest = wanted[:BLOBS_PER_QUERY], wanted[BLOBS_PER_QUERY:]
-        text, variables = review_query.query(self.owner, self.name, number, head_sha=head_sha,
-                                             config=f"{config_ref}:{config_path}", app_id=self.app_id,
-                                             blobs=first)
-        data = self._graphql(text, variables)
-        state = review_query.parse(data, first, fetch_text=self._blob_text)
+
+        def ask(with_tree: bool) -> dict:
+            return self._graphql(*review_query.query(
+                self.owner, self.name, number, head_sha=head_sha, config=f"{config_ref}:{config_path}",
+                app_id=self.app_id, blobs=first, tree=with_tree))
+        try:
+            data = ask(tree)
+        except GithubException as error:
+            if not tree or isinstance(error, (BadCredentialsException, UnknownObjectException)):
+                raise
+            # A tree too large for GitHub to answer in time must not cost the review: asked
+            # again without it, the head is listed through REST when needed (Listing.tree).
+            log.warning("review state query with the head's tree failed (%s); asking without it",
+                        error.status)
+            tree, data = False, ask(False)
+        state = review_query.parse(data, first, fetch_text=self._blob_text, tree=tree)
         pull = ((data.get("data") or {}).get("repository") or {}).get("pullRequest") or {}
         for threads, name, into in ((False, "comments", state.conversation),
                                     (True, "reviewThreads", state.threads)):

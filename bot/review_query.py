@@ -2,14 +2,16 @@
 
 The pull request (head, base, author, changed-file count), the repository's config at the
 default branch, the head's `schema-review` check run, the App's conversation comments (override
-records) and review threads (fingerprints), and the schema blobs at base and head: a review of
-a push costs one query instead of six REST and GraphQL round trips. Long conversations and
+records) and review threads (fingerprints), the schema blobs at base and head, and (when asked)
+the head's file list: a review of a push costs one query instead of seven REST and GraphQL
+round trips. Long conversations and
 thread lists are followed page by page (`more_query`), still in GraphQL.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import tree_query
 from .blobs import BLOB_FIELDS, Blob, blob_of
 
 PAGE = 100
@@ -121,6 +123,8 @@ class ReviewState:
     # Every open pull request's head: the check run belongs to a commit, and several pull
     # requests (to different bases, from forks too) can share one head.
     open_pulls: list[OpenPull] = field(default_factory=list)
+    # The head's file paths, when asked for and whole (bot/tree_query.py); else None.
+    tree: list[str] | None = None
 
     def sharing_head(self, head_sha: str, *, besides: int) -> list[OpenPull]:
         return [p for p in self.open_pulls if p.head_sha == head_sha and p.number != besides]
@@ -134,10 +138,15 @@ def bodies_by(comments: list[Posted], login: str) -> list[str]:
 
 
 def query(owner: str, name: str, number: int, *, head_sha: str, config: str, app_id: int,
-          blobs: list[tuple[str, str]]) -> tuple[str, dict]:
+          blobs: list[tuple[str, str]], tree: bool = False) -> tuple[str, dict]:
+    """`tree`: also the head's file list (its root tree, bot/tree_query.py)."""
     variables = {"owner": owner, "name": name, "number": number, "head": head_sha, "config": config,
                  "app": app_id, "check": CHECK_NAME}
     declarations, selections = [], []
+    if tree:
+        variables["tree"] = f"{head_sha}:"  # the commit's root directory
+        declarations.append(", $tree: String!")
+        selections.append(f"tree: object(expression: $tree) {{ {tree_query.selection()} }}")
     for index, (ref, path) in enumerate(blobs):
         variables[f"e{index}"] = f"{ref}:{path}"  # expressions travel as variables, never spliced
         declarations.append(f", $e{index}: String!")
@@ -153,8 +162,9 @@ def more_query(owner: str, name: str, number: int, *, threads: bool, before: str
             {"owner": owner, "name": name, "number": number, "before": before})
 
 
-def parse(data: dict, blobs: list[tuple[str, str]], *, fetch_text) -> ReviewState:
-    """The query's answer as a ReviewState; `fetch_text(oid)` reads a blob GraphQL truncated."""
+def parse(data: dict, blobs: list[tuple[str, str]], *, fetch_text, tree: bool = False) -> ReviewState:
+    """The query's answer as a ReviewState; `fetch_text(oid)` reads a blob GraphQL truncated;
+    `tree`: the head's file list was asked for."""
     repository = (data.get("data") or {}).get("repository") or {}
     node = repository.get("pullRequest")
     state = ReviewState(pull=_pull(node) if node else None,
@@ -166,6 +176,8 @@ def parse(data: dict, blobs: list[tuple[str, str]], *, fetch_text) -> ReviewStat
         state.threads = _thread_starts(node.get("reviewThreads"))
     for index, key in enumerate(blobs):
         state.blobs[key] = blob_of(repository.get(f"f{index}"), fetch_text=fetch_text)
+    if tree:
+        state.tree = tree_query.paths_of(repository.get("tree"))
     return state
 
 

@@ -4,8 +4,9 @@ A version's schema set is the repository's files of its format at its commit, as
 are needed: the `.avsc` files defining the named types it uses, the JSON Schemas its `$ref`s
 name (by path, or by the last segment of an `$id` URL). Only files the config classifies as
 that format are fetched. One GraphQL query per level (the files those files use come next),
-at most MAX_SET_FILES files per revision and format; the commit's file list (one call) when a
-name has to be found by file name, or (the head's) to search for the files using changed ones.
+at most MAX_SET_FILES files per revision and format; the commit's file list (one call, none
+when the review state query read the head's) when a name has to be found by file name, or (the
+head's) to search for the files using changed ones.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from posixpath import basename, normpath
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
@@ -125,11 +127,13 @@ def formats_of(config: Config) -> Callable[[str], Format | None]:
 
 class Listing:
     """The commit's file paths, listed once per commit (one tree call) and only when asked;
-    shared by the schema sets and the search for files using the changed ones."""
+    shared by the schema sets and the search for files using the changed ones. `known`: sha ->
+    a whole listing read already (the review state query's, bot/tree_query.py)."""
 
-    def __init__(self, repo: RepoClient):
+    def __init__(self, repo: RepoClient, *, known: Mapping[str, list[str]] = MappingProxyType({})):
         self._repo = repo
-        self._paths: dict[str, tuple[list[str], bool]] = {}
+        self._paths: dict[str, tuple[list[str], bool]] = {sha: (list(paths), False)
+                                                          for sha, paths in known.items()}
         self._sets: dict[str, frozenset[str]] = {}
         self._formats: dict[tuple[str, Format], list[str]] = {}
 

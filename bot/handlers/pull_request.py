@@ -20,6 +20,7 @@ from ..render.escape import code
 from ..render.model import Conclusion
 from ..review import ReviewResult, review
 from ..review_query import ReviewState, bodies_by
+from ..schemaset import uses_sets
 from .target import Target, review_target
 
 log = logging.getLogger("schema_review.review")
@@ -156,7 +157,7 @@ def config_from(repo, text: str | None) -> Config:
 
 
 def evaluate(repo, pull, config: Config, *, head_sha: str, now=utc_now, listing=None,
-             prefetched=None) -> ReviewResult:
+             prefetched=None, head_paths=None) -> ReviewResult:
     listing = repo.changed_files(pull) if listing is None else listing
     unlisted = None
     if len(listing) >= PULL_FILES_LISTED and pull.changed_files > len(listing):
@@ -164,7 +165,7 @@ def evaluate(repo, pull, config: Config, *, head_sha: str, now=utc_now, listing=
                                         missing=pull.changed_files - len(listing))
     with stage("fetch"):
         changes = collect(repo, listing, config, base_sha=pull.base.sha, head_sha=head_sha,
-                          prefetched=prefetched or {})
+                          prefetched=prefetched or {}, head_paths=head_paths)
     return review(changes, config, now=now(), unlisted=unlisted)
 
 
@@ -201,11 +202,14 @@ def _review_pull(github, repo, check: _Check, target: Target, *, now) -> str:
     with stage("listing"):
         listing = repo.changed_files(target.pull_number)
     guess = github.last_config(repo.full_name) or Config()
-    wanted = blob_keys(schema_files(listing, guess), base_sha=target.base_sha, head_sha=target.head_sha)
+    schemas = schema_files(listing, guess)
+    wanted = blob_keys(schemas, base_sha=target.base_sha, head_sha=target.head_sha)
     with stage("read"):
+        # The head's file list only where the review lists it (Avro, JSON Schema): not for
+        # Protobuf alone. A guess the config proves wrong costs the REST listing, no more.
         state = repo.review_state(target.pull_number, head_sha=target.head_sha,
                                   config_ref=config_ref(target.default_branch), config_path=CONFIG_PATH,
-                                  blobs=wanted)
+                                  blobs=wanted, tree=uses_sets(guess, [f.filename for f in schemas]))
     if state.pull is not None and state.pull.head.sha != target.head_sha:
         # GitHub says another commit is the head: a newer push whose delivery may arrive later
         # or came in the same second (equal timestamps order nothing).
@@ -222,7 +226,7 @@ def _review_pull(github, repo, check: _Check, target: Target, *, now) -> str:
     prefetched = {key: blob for key, blob in state.blobs.items()
                   if key[0] in (state.pull.base.sha, target.head_sha)}
     result = evaluate(repo, state.pull, config, head_sha=target.head_sha, now=now, listing=listing,
-                      prefetched=prefetched)
+                      prefetched=prefetched, head_paths=state.tree)
     return _conclude(github, repo, run, target, state.pull, config, result, state=state, now=now)
 
 

@@ -217,3 +217,13 @@ def test_set_lookups_are_bounded_per_revision_and_format_and_exist():
     listing.tree("head")
     schema_sets(listed, Config(), blobs, listing=listing)
     assert listed.asked == [] and listed.trees == 1
+
+
+def test_a_listing_known_already_is_not_asked_for_again():
+    """The review state query's file list (bot/tree_query.py) serves the search for users."""
+    new = tree("new")
+    repo = FakeRepo(new)
+    found = with_context(repo, Config(), [change("schemas/common/defs.schema.json")], "head",
+                         listing=Listing(repo, known={"head": list(new)}))
+    assert repo.trees == 0 and found[0].users_unchecked is None
+    assert [c.path for c in found[1:]] == ["schemas/orders/order.schema.json"]

@@ -56,3 +56,30 @@ def test_minimize_comment_marks_the_review_comment(github, scenario):
     assert [c.is_minimized for c in github.review_comments("acme", "contracts")] == [True]
     missing = post(github.graphql_url, github.issue_token("acme"), MINIMIZE, id="PRRC_nothing")
     assert missing["errors"][0]["type"] == "NOT_FOUND"
+
+
+TREE = """query($owner: String!, $name: String!, $root: String!, $dir: String!) {
+  repository(owner: $owner, name: $name) {
+    root: object(expression: $root) { __typename ... on Tree { entries { name path type mode oid
+      object { __typename ... on Tree { entries { name path type object { __typename } } } } } } }
+    dir: object(expression: $dir) { ... on Tree { entries { name path type } } }
+  }
+}"""
+
+
+def test_a_commits_root_tree_lists_entries_with_paths_from_the_root(github, scenario):
+    """`<sha>:` is the root directory (a Tree, not the commit); each entry's path starts at the
+    repository's root however the tree was reached, and its mode is git's octal mode as a number."""
+    repo, _pull = scenario
+    sha = repo.git.branch_sha("feature")
+    data = post(github.graphql_url, github.issue_token("acme"), TREE, owner="acme", name="contracts",
+                root=f"{sha}:", dir=f"{sha}:schemas")["data"]["repository"]
+    assert data["root"]["__typename"] == "Tree"
+    (schemas,) = data["root"]["entries"]
+    assert {k: schemas[k] for k in ("name", "path", "type", "mode")} == {
+        "name": "schemas", "path": "schemas", "type": "tree", "mode": 0o40000}
+    assert schemas["oid"] == repo.git.entry(sha, "schemas").sha
+    rest = [e.path for e in repo.git.list_tree(sha, recursive=True) if e.type == "blob"]
+    assert [e["path"] for e in schemas["object"]["entries"]] == rest == [
+        e["path"] for e in data["dir"]["entries"]]
+    assert {(e["type"], e["object"]["__typename"]) for e in schemas["object"]["entries"]} == {("blob", "Blob")}

@@ -66,7 +66,12 @@ type Blob implements Node & GitObject {
   id: ID! oid: GitObjectID! abbreviatedOid: String!
   text: String byteSize: Int! isBinary: Boolean isTruncated: Boolean!
 }
-type Tree implements Node & GitObject { id: ID! oid: GitObjectID! abbreviatedOid: String! }
+type Tree implements Node & GitObject {
+  id: ID! oid: GitObjectID! abbreviatedOid: String! entries: [TreeEntry!]
+}
+type TreeEntry {
+  name: String! path: String type: String! mode: Int! oid: GitObjectID! object: GitObject
+}
 type Commit implements Node & GitObject {
   id: ID! oid: GitObjectID! abbreviatedOid: String! message: String! committedDate: DateTime!
   checkSuites(first: Int, last: Int, after: String, before: String, filterBy: CheckSuiteFilter): CheckSuiteConnection
@@ -137,6 +142,7 @@ def _build():
     schema.get_type("PullRequestReviewThread").fields["comments"].resolve = review_state.thread_comments
     schema.get_type("Commit").fields["checkSuites"].resolve = review_state.check_suites
     schema.get_type("Commit").fields["history"].resolve = _history
+    schema.get_type("Tree").fields["entries"].resolve = _entries
     schema.get_type("CheckSuite").fields["checkRuns"].resolve = review_state.check_runs
     mutation["minimizeComment"].resolve = _minimize
     mutation["unminimizeComment"].resolve = _unminimize
@@ -153,24 +159,49 @@ def _repository(_, info, owner, name, **__):
 
 
 def _object(parent, info, expression=None, oid=None):
-    git = parent["_repo"].git
-    ref, _, path = (expression or oid or "").partition(":")
+    repo = parent["_repo"]
+    git = repo.git
+    ref, colon, path = (expression or oid or "").partition(":")
     commit = git.resolve(ref)
     if commit is None:
         return None
-    if not path:
-        return _commit(parent["_repo"], commit)
+    path = path.strip("/")
+    if not colon:
+        return _commit(repo, commit)
+    if not path:  # "<rev>:" is the commit's root directory, as in git
+        return _tree(repo, git.info(commit).tree, "")
     entry = git.entry(commit, path)
     if entry is None:
         return None
-    base = {"id": f"B_emu{entry.sha}", "oid": entry.sha, "abbreviatedOid": entry.sha[:7]}
-    if entry.type != "blob":
-        return {"__typename": "Tree", **base}
-    data = git.blob(entry.sha)
+    return _blob(repo, entry.sha) if entry.type == "blob" else _tree(repo, entry.sha, path)
+
+
+def _blob(repo, sha: str) -> dict:
+    data = repo.git.blob(sha)
     binary = b"\0" in data[:BINARY_SNIFF]
     text = None if binary else data[:BLOB_TEXT_LIMIT].decode("utf-8", errors="ignore")
-    return {"__typename": "Blob", **base, "text": text, "byteSize": len(data), "isBinary": binary,
+    return {"__typename": "Blob", "id": f"B_emu{sha}", "oid": sha, "abbreviatedOid": sha[:7],
+            "text": text, "byteSize": len(data), "isBinary": binary,
             "isTruncated": not binary and len(data) > BLOB_TEXT_LIMIT}
+
+
+def _tree(repo, sha: str, path: str) -> dict:
+    """A directory; `path` (from the repository's root) is where its entries' paths start."""
+    return {"__typename": "Tree", "id": f"T_emu{sha}", "oid": sha, "abbreviatedOid": sha[:7],
+            "_repo": repo, "_path": path}
+
+
+def _entries(tree, _info):
+    """The directory's entries in git's order; `path` is from the repository's root, `mode`
+    the octal git mode as a number, and a submodule's commit is no object of this repository."""
+    repo, out = tree["_repo"], []
+    for e in repo.git.list_tree(tree["oid"]):
+        path = f"{tree['_path']}/{e.path}" if tree["_path"] else e.path
+        target = {"blob": lambda _i, sha=e.sha: _blob(repo, sha),
+                  "tree": lambda _i, sha=e.sha, path=path: _tree(repo, sha, path)}.get(e.type)
+        out.append({"name": e.path, "path": path, "type": e.type, "mode": int(e.mode, 8),
+                    "oid": e.sha, "object": target})
+    return out
 
 
 def _commit(repo, sha: str) -> dict:
