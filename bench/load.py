@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import json
 import os
 import random
@@ -32,9 +33,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from tests.github_emulator import GitHubEmulator  # noqa: E402
-from tests.harness.flow import AVRO_BASE, AVRO_BREAKING, AVRO_FIXED  # noqa: E402
-from tests.harness.server import (SECRET, Process, app_env, free_port, gunicorn, redis_server,  # noqa: E402
-                                  wait_until_up, worker)
+from tests.harness.flow import AVRO_BASE, AVRO_BREAKING, AVRO_FIXED, wait_for  # noqa: E402
+from tests.harness.server import (SECRET, Process, app_env, free_port, gunicorn, local_worker,  # noqa: E402
+                                  redis_server, wait_until_up, worker)
 
 
 def make_pulls(github: GitHubEmulator, count: int, repos: int = 10) -> tuple[list, int]:
@@ -166,9 +167,10 @@ def send(url: str, payloads: Path, rate: float, seconds: float) -> subprocess.Po
                              str(payloads), SECRET, str(rate), str(seconds)], stdout=subprocess.PIPE, text=True)
 
 
-def ack_floor(folder: Path, payloads: Path, rate: float, seconds: float, threads: int) -> dict:
-    """The same deliveries at the same rate against bench/ack_floor.py under gunicorn's gthread
-    worker with the App's thread count: latency of an answer that does no work."""
+@contextlib.contextmanager
+def floor_server(folder: Path, threads: int):
+    """bench/ack_floor.py (an answer that does no work) under gunicorn's gthread worker with the
+    App's thread count; yields its URL."""
     (folder / "floor.conf.py").write_text("")  # not the App's gunicorn.conf.py (it loads the App)
     port = free_port()
     server = Process([sys.executable, "-m", "gunicorn", "-c", str(folder / "floor.conf.py"), "bench.ack_floor:app",
@@ -176,10 +178,14 @@ def ack_floor(folder: Path, payloads: Path, rate: float, seconds: float, threads
                      dict(os.environ), folder / "floor.log")
     try:
         wait_until_up(server, f"http://127.0.0.1:{port}/")
-        result = json.loads(send(f"http://127.0.0.1:{port}", payloads, rate, seconds).communicate()[0])
+        yield f"http://127.0.0.1:{port}"
     finally:
         server.stop()
-    return {key.replace("ack_ms", "floor_ack_ms"): value for key, value in result.items() if key.startswith("ack_ms")}
+
+
+def latencies(sender: subprocess.Popen, prefix: str) -> dict:
+    result = json.loads(sender.communicate()[0])
+    return {key.replace("ack_ms", prefix): value for key, value in result.items() if key.startswith("ack_ms")}
 
 
 def main() -> int:
@@ -189,6 +195,7 @@ def main() -> int:
     parser.add_argument("--pulls", type=int, default=100)
     parser.add_argument("--workers", type=int, default=8, help="queue worker threads")
     parser.add_argument("--threads", type=int, default=8, help="gunicorn threads (WEB_THREADS' default)")
+    parser.add_argument("--web-workers", type=int, default=1, help="gunicorn workers (WEB_CONCURRENCY's default)")
     parser.add_argument("--redis", action="store_true", help="Redis queue and bot.worker processes")
     parser.add_argument("--processes", type=int, default=2, help="bot.worker processes (with --redis)")
     parser.add_argument("--throughput", action="store_true",
@@ -201,7 +208,7 @@ def main() -> int:
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="schema-review-load-"))
     processes = []
-    with GitHubEmulator(folder / "github", check_responses=False) as github:
+    with contextlib.ExitStack() as stack, GitHubEmulator(folder / "github", check_responses=False) as github:
         github.lower_priority(args.emulator_niceness)
         pulls, files_changed = (make_mixed_pulls if args.throughput else make_pulls)(github, args.pulls)
         extra = {"QUEUE_WORKERS": str(args.workers), "SCHEMA_REVIEW_RECOVERY_INTERVAL": "0"}
@@ -211,12 +218,13 @@ def main() -> int:
             processes.append(redis)
             extra["REDIS_URL"] = redis_url
         env = app_env(github, folder, **extra)
-        app, url = gunicorn(env, folder / "gunicorn.log", threads=args.threads)
-        processes.append(app)
+        app_process, url = gunicorn(env, folder / "gunicorn.log", threads=args.threads,
+                                       workers=args.web_workers)
+        processes.append(app_process)
         if args.redis:
             processes += [worker(env, folder / f"worker-{i}.log") for i in range(args.processes)]
         if args.pin:
-            _pin(app.popen.pid, core=0)
+            _pin(app_process.popen.pid, core=0)
             _pin(os.getpid(), core=1)  # the emulator's threads, and the sender started below
             for each in processes[2 if args.redis else 1:]:
                 _pin(each.popen.pid, core=1)  # Redis mode: the bot.worker processes
@@ -227,15 +235,24 @@ def main() -> int:
         # Throughput: each pull request once, at --rate (every delivery is sent before the first
         # review can finish); acks: --rate for --seconds, cycling over the pull requests.
         seconds = (len(pulls) + 0.5) / args.rate if args.throughput else args.seconds
+        floor_url = None if args.throughput else stack.enter_context(floor_server(folder, args.threads))
         # The floor first, while the App idles: the same sender and rate against an empty answer.
-        floor = {} if args.throughput else ack_floor(folder, payloads, args.rate, seconds, args.threads)
+        floor = {} if args.throughput else latencies(send(floor_url, payloads, args.rate, seconds), "floor_ack_ms")
         app = [each.popen.pid for each in processes if not args.redis or each is not processes[0]]  # not Redis
         web = [processes[1 if args.redis else 0].popen.pid]
-        app_cpu, emulator_cpu, web_cpu = cpu_seconds(app), _own_cpu(processes), cpu_seconds(web)
+        # The processes that run the reviews: bot.worker (Redis), or the one gunicorn starts.
+        reviewers = [each.popen.pid for each in processes[2:]] if args.redis else [wait_for(lambda: local_worker(app_process), what="the App's queue worker")]
+        cpu = lambda: (cpu_seconds(app), _own_cpu(processes), cpu_seconds(web) - cpu_seconds(reviewers))  # noqa: E731
+        app_cpu, emulator_cpu, web_cpu = cpu()
         started = time.monotonic()
         sender = send(url, payloads, args.rate, seconds)
+        # And while the reviews run, a tenth of the rate to the empty answer: what the machine
+        # (cores, scheduler, the sender itself) adds to any answer under this load.
+        loaded_floor = None if args.throughput else send(floor_url, payloads, args.rate / 10, seconds)
         times = completion_times(github, pulls, started)
         sent = json.loads(sender.communicate()[0])
+        if loaded_floor is not None:
+            floor.update(latencies(loaded_floor, "loaded_floor_ack_ms"))
         # Every accepted delivery's journal entry must reach "done" (reviewed, coalesced or superseded).
         deadline = time.monotonic() + 600
         while (left := unfinished(env["QUEUE_PATH"] if not args.redis else None, redis_url)) and \
@@ -243,8 +260,7 @@ def main() -> int:
             time.sleep(0.5)
         drained = time.monotonic() - started
         conclusions = collections.Counter(review_run(github, pull).conclusion for pull in pulls)
-        app_cpu, emulator_cpu = cpu_seconds(app) - app_cpu, _own_cpu(processes) - emulator_cpu
-        web_cpu = cpu_seconds(web) - web_cpu
+        app_cpu, emulator_cpu, web_cpu = (now - before for now, before in zip(cpu(), (app_cpu, emulator_cpu, web_cpu)))
         for process in processes:
             process.stop()
     result = {**sent, **floor, "mode": f"redis, {args.processes} bot.worker" if args.redis else "embedded sqlite",
@@ -252,6 +268,7 @@ def main() -> int:
               "reviews_per_second": throughput(times), "conclusions": dict(conclusions), "last_review_s": round(times[-1], 1),
               "seconds_until_all_checks_and_jobs_done": round(drained, 1), "accepted_not_finished": left,
               "github_calls": len(github.calls), "app_cpu_s": round(app_cpu, 1), "web_cpu_s": round(web_cpu, 1),
+              "web_cpu_ms_per_delivery": round(web_cpu * 1000 / sent["deliveries"], 2),
               # The App's CPU per pull request: with all cores its own, reviews/s could reach
               # cores / this (the emulator and the sender share the cores here).
               "app_cpu_s_per_pull": round(app_cpu / len(pulls), 3), "cores": os.cpu_count(),

@@ -101,6 +101,20 @@ def gunicorn(env: dict, log: Path, *, threads: int = 4, workers: int = 1) -> tup
     return process, url
 
 
+def local_worker(server: Process) -> int | None:
+    """The SQLite queue's worker process gunicorn started beside its web workers, if running
+    (found through Linux's /proc: a child of the arbiter running `bot.worker --local`)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            if parent == server.popen.pid and \
+                    b"bot.worker\0--local" in (stat.parent / "cmdline").read_bytes():
+                return int(stat.parent.name)
+        except (OSError, ValueError, IndexError):
+            continue  # exited while we looked
+    return None
+
+
 def worker(env: dict, log: Path) -> Process:
     return Process([sys.executable, "-m", "bot.worker"], env, log)
 

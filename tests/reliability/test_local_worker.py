@@ -12,7 +12,7 @@ import pytest
 from bot.queue.sidecar import Sidecar
 from bot.worker import NICENESS
 from tests.harness.flow import completed_run, deliver, open_pull, reviews, runs, settle, wait_for
-from tests.harness.server import app_env, gunicorn
+from tests.harness.server import app_env, gunicorn, local_worker
 
 FILES = r"/pulls/\d+/files$"
 
@@ -21,28 +21,6 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="re
 
 def _stat(pid: int) -> list[str]:
     return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            if int(_stat(int(stat.parent.name))[1]) == pid:
-                found.append(int(stat.parent.name))
-        except (OSError, ValueError, IndexError):
-            continue  # exited while we looked
-    return found
-
-
-def _cmdline(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-    except OSError:
-        return ""
-
-
-def _local_worker(server_pid: int) -> int | None:
-    return next((pid for pid in _children(server_pid) if "bot.worker --local" in _cmdline(pid)), None)
 
 
 def _alive(pid: int) -> bool:
@@ -55,7 +33,7 @@ def _alive(pid: int) -> bool:
 def test_reviews_run_in_a_lower_priority_process_that_is_restarted_and_stopped_with_the_server(github, tmp_path):
     server, url = gunicorn(app_env(github, tmp_path), tmp_path / "gunicorn.log")
     try:
-        first = wait_for(lambda: _local_worker(server.popen.pid), what="the local queue worker")
+        first = wait_for(lambda: local_worker(server), what="the local queue worker")
         expected = min(os.nice(0) + NICENESS, 19)
         wait_for(lambda: int(_stat(first)[16]) == expected, what=f"the queue worker at nice {expected}")
         # Killed mid-job: the arbiter starts another, which resumes the job; one verdict, one review.
@@ -64,7 +42,7 @@ def test_reviews_run_in_a_lower_priority_process_that_is_restarted_and_stopped_w
         deliver(github, url, github.pull_request_event("opened", pull))
         wait_for(lambda: held.hits, what="the job's held file listing")
         os.kill(first, signal.SIGKILL)
-        second = wait_for(lambda: (pid := _local_worker(server.popen.pid)) != first and pid,
+        second = wait_for(lambda: (pid := local_worker(server)) != first and pid,
                           what="a new queue worker")
         assert completed_run(github, repo, pull.head_sha).conclusion == "failure"
         settle(github)
