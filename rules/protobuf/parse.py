@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..model import SchemaError, Side, Source
+from . import descriptors
 from .compile import Compilation
 from .schema import (Cardinality, Enum, EnumValue, Field, Message, Reserved, Rpc, Schema,
                      SpanIndex)
@@ -57,8 +58,7 @@ def parse(source: Source) -> Parsed:
 
 
 def _build(source: Source, name: str, data: bytes) -> Schema:
-    from google.protobuf import descriptor_pb2  # imported lazily: only protobuf needs it
-    files = descriptor_pb2.FileDescriptorSet.FromString(data).file
+    files = descriptors.read(data).file
     main = next((f for f in files if f.name == name), None)
     if main is None:
         raise SchemaError(source.path, None, NOT_COMPILED.format(name=name))
