@@ -57,6 +57,11 @@ VIEW: dict[str, tuple] = {  # message -> (field, number, type[, label[, default]
 }
 
 
+def prepare() -> None:
+    """Build the view's classes ahead of the first read (parse.py: while protoc runs)."""
+    _classes()
+
+
 def read(data: bytes):
     """A serialized FileDescriptorSet as the view's message (attributes as in descriptor_pb2)."""
     return _classes()[0].FromString(data)

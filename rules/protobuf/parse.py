@@ -41,6 +41,7 @@ class Parsed:
     def schema(self, side: Side) -> Schema:
         if self._schema is None:
             try:
+                descriptors.prepare()  # while protoc still runs
                 self.descriptor_set = self._run.result()
                 self._schema = _build(self.source, self._run.name, self.descriptor_set)
             except SchemaError as error:
