@@ -3,8 +3,8 @@
 Usage: python bench/floor.py FORMAT OLD NEW [PROTOC_BOOTSTRAP]   (bench/run.py times it)
 Avro and JSON Schema: the standard library's json.loads of each file. Protobuf: protoc on each
 file, both at once in their own processes, started the way the engine starts them
-(rules.protobuf.compile.BOOTSTRAP, passed in so this process does not import the engine),
-without the sandbox.
+(rules.protobuf.compile.BOOTSTRAP, passed in so this process does not import the engine; no
+`site` module), without the sandbox.
 """
 from __future__ import annotations
 
@@ -19,8 +19,11 @@ def main(fmt: str, old: str, new: str, bootstrap: str = "") -> int:
         for path in (old, new):
             json.loads(Path(path).read_text(encoding="utf-8"))
         return 0
-    runs = [subprocess.Popen([sys.executable, "-c", bootstrap, f"-I{Path(path).parent}",
-                              "--descriptor_set_out=/dev/null", Path(path).name])
+    # Without the site module, this process's sys.path handed over, as the engine starts it.
+    prelude = f"import sys; sys.path[:0] = {[p for p in sys.path if p]!r}\n"
+    runs = [subprocess.Popen([sys.executable, "-I", "-S", "-c", prelude + bootstrap,
+                              f"-I{Path(path).parent}", "--descriptor_set_out=/dev/null",
+                              Path(path).name])
             for path in (old, new)]
     return max(run.wait() for run in runs)
 

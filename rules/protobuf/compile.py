@@ -149,7 +149,7 @@ class Compilation:
             includes.append(f"-I../{WELL_KNOWN}")
             argv = sandbox.python(BOOTSTRAP, *includes, "--include_imports",
                                   "--include_source_info", f"--descriptor_set_out=../{OUTPUT}",
-                                  self.name)
+                                  self.name, site=False)
             self._out = root / OUTPUT
             self._child = sandbox.start(argv, cwd=str(tree), limits=protoc_limits())
         except BaseException:

@@ -1,7 +1,10 @@
 """Compile a Source with protoc and turn its FileDescriptorSet into a Schema."""
 from __future__ import annotations
 
+from operator import attrgetter
+
 from ..model import SchemaError, Side, Source
+from . import descriptors
 from .compile import Compilation
 from .schema import (Cardinality, Enum, EnumValue, Field, Message, Reserved, Rpc, Schema,
                      SpanIndex)
@@ -15,6 +18,8 @@ ENUM_VALUE, ENUM_RESERVED_RANGE, ENUM_RESERVED_NAME = 2, 4, 5
 SERVICE_METHOD = 2
 LEGACY_REQUIRED = 3  # FeatureSet.FieldPresence in editions
 LABEL_REQUIRED, LABEL_REPEATED = 2, 3  # FieldDescriptorProto.Label
+FIELD_ATTRIBUTES = attrgetter("name", "number", "type", "type_name", "json_name", "label",
+                              "proto3_optional")
 IDEMPOTENCY = ("IDEMPOTENCY_UNKNOWN", "NO_SIDE_EFFECTS", "IDEMPOTENT")  # MethodOptions.IdempotencyLevel
 # FieldDescriptorProto.Type numbers -> the keyword as written in .proto files.
 KINDS = {1: "double", 2: "float", 3: "int64", 4: "uint64", 5: "int32", 6: "fixed64",
@@ -36,6 +41,7 @@ class Parsed:
     def schema(self, side: Side) -> Schema:
         if self._schema is None:
             try:
+                descriptors.prepare()  # while protoc still runs
                 self.descriptor_set = self._run.result()
                 self._schema = _build(self.source, self._run.name, self.descriptor_set)
             except SchemaError as error:
@@ -57,8 +63,7 @@ def parse(source: Source) -> Parsed:
 
 
 def _build(source: Source, name: str, data: bytes) -> Schema:
-    from google.protobuf import descriptor_pb2  # imported lazily: only protobuf needs it
-    files = descriptor_pb2.FileDescriptorSet.FromString(data).file
+    files = descriptors.read(data).file
     main = next((f for f in files if f.name == name), None)
     if main is None:
         raise SchemaError(source.path, None, NOT_COMPILED.format(name=name))
@@ -104,7 +109,8 @@ class _Builder:
         oneofs = {i: o.name for i, o in enumerate(proto.oneof_decl)}
         fields = {}
         for i, each in enumerate(proto.field):
-            fields[each.number] = self.field(each, oneofs, path + (MSG_FIELD, i))
+            field = self.field(each, oneofs, path + (MSG_FIELD, i))
+            fields[field.number] = field
         reserved = _reserved(proto.reserved_range, proto.reserved_name, path,
                              MSG_RESERVED_RANGE, MSG_RESERVED_NAME, inclusive=False)
         nested = tuple(f"{name}.{n.name}" for n in proto.nested_type if not n.options.map_entry)
@@ -122,26 +128,23 @@ class _Builder:
             self.enum(each, f"{name}.", path + (MSG_ENUM, i))
 
     def field(self, proto, oneofs: dict, path: tuple) -> Field:
-        kind = KINDS[proto.type]
-        in_oneof = proto.HasField("oneof_index")
-        oneof = oneofs.get(proto.oneof_index) if in_oneof and not proto.proto3_optional else None
-        has_options = proto.HasField("options")
-        return Field(name=proto.name, number=proto.number, kind=kind,
-                     ref=proto.type_name.lstrip("."), ref_full=proto.type_name.lstrip("."),
-                     cardinality=self.cardinality(proto, kind, in_oneof, has_options),
-                     oneof=oneof, json_name=proto.json_name,
-                     default=proto.default_value if proto.HasField("default_value") else None,
-                     deprecated=has_options and proto.options.deprecated, at=path,
-                     index=self.index)
-
-    def cardinality(self, proto, kind: str, in_oneof: bool, has_options: bool) -> Cardinality:
-        if proto.label == LABEL_REPEATED:
-            return Cardinality.REPEATED
-        if proto.label == LABEL_REQUIRED or (
+        # Read in one call and built positionally: a 10,000-field file runs this 10,000 times.
+        name, number, kind, ref, json_name, label, synthetic = FIELD_ATTRIBUTES(proto)
+        kind, ref, has = KINDS[kind], ref.lstrip("."), proto.HasField
+        in_oneof, has_options = has("oneof_index"), has("options")
+        oneof = oneofs.get(proto.oneof_index) if in_oneof and not synthetic else None
+        if label == LABEL_REPEATED:
+            cardinality = Cardinality.REPEATED
+        elif label == LABEL_REQUIRED or (
                 has_options and proto.options.features.field_presence == LEGACY_REQUIRED):
-            return Cardinality.REQUIRED
-        explicit = self.syntax != "proto3" or proto.proto3_optional or kind in ("message", "group")
-        return Cardinality.OPTIONAL if explicit or in_oneof else Cardinality.IMPLICIT
+            cardinality = Cardinality.REQUIRED
+        elif in_oneof or synthetic or self.syntax != "proto3" or kind in ("message", "group"):
+            cardinality = Cardinality.OPTIONAL  # explicit presence
+        else:
+            cardinality = Cardinality.IMPLICIT
+        return Field(name, number, kind, ref, ref, cardinality, oneof, json_name,
+                     proto.default_value if has("default_value") else None,
+                     has_options and proto.options.deprecated, path, self.index)
 
     def enum(self, proto, outer: str, path: tuple) -> None:
         name = f"{outer}{proto.name}"

@@ -4,6 +4,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from . import descriptors
+
 
 class Cardinality(str, enum.Enum):
     IMPLICIT = "singular"  # proto3 scalar without presence
@@ -24,22 +26,19 @@ class Span:
 
 
 class SpanIndex:
-    """protoc's source locations by path, indexed on first use: most elements never need a line,
-    and indexing every location of a 10,000-field file costs more than the whole comparison."""
+    """protoc's source locations by path, indexed on first use: most elements never need a line.
+    `locations` holds each SourceCodeInfo.Location serialized (rules.protobuf.descriptors)."""
 
     def __init__(self, locations=()):
         self._locations = locations
-        self._by_path: dict | None = None
+        self._by_path: dict[bytes, bytes] | None = None
 
     def get(self, path: tuple) -> Span:
+        if len(path) % 2 and len(path) != 1:
+            return Span()  # declarations have even-length paths; the package is (2,)
         if self._by_path is None:
-            # Declarations have even-length paths; the package is (2,).
-            self._by_path = {}
-            for location in self._locations:
-                key = location.path
-                if len(key) % 2 == 0 or len(key) == 1:
-                    self._by_path.setdefault(tuple(key), location.span)
-        raw = self._by_path.get(path)
+            self._by_path = descriptors.spans(self._locations)
+        raw = descriptors.unpacked(self._by_path.get(descriptors.packed(path), b""))
         if not raw:
             return Span()
         if len(raw) == 3:

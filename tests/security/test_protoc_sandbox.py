@@ -57,6 +57,15 @@ def test_the_child_environment_is_minimal_and_holds_no_secret(monkeypatch):
     assert eval(shown) == sorted(sandbox.ENVIRONMENT.items())  # noqa: S307 (our own child's repr)
 
 
+def test_a_child_without_site_imports_from_this_process_path_only():
+    code = ("import sys, grpc_tools; sys.stderr.write(repr(['site' in sys.modules, "
+            "any(p.endswith('site-packages') for p in sys.path)]))")
+    with_site, without = (sandbox.run(sandbox.python(code, site=site)) for site in (True, False))
+    assert (with_site.code, without.code) == (0, 0)
+    assert eval(with_site.output) == [True, True]  # noqa: S307 (our own child's repr)
+    assert eval(without.output) == [False, True]  # noqa: S307 (the parent's, passed in)
+
+
 @pytest.mark.parametrize("limits, code, check_outcome", [
     # address space: a 1 GiB allocation under a 256 MiB limit fails in the child
     (sandbox.Limits(memory_bytes=256 << 20), "b = bytearray(1 << 30)",
