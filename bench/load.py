@@ -170,7 +170,7 @@ def send(url: str, payloads: Path, rate: float, seconds: float) -> subprocess.Po
 @contextlib.contextmanager
 def floor_server(folder: Path, threads: int):
     """bench/ack_floor.py (an answer that does no work) under gunicorn's gthread worker with the
-    App's thread count; yields its URL."""
+    App's thread count; yields its URL and process id."""
     (folder / "floor.conf.py").write_text("")  # not the App's gunicorn.conf.py (it loads the App)
     port = free_port()
     server = Process([sys.executable, "-m", "gunicorn", "-c", str(folder / "floor.conf.py"), "bench.ack_floor:app",
@@ -178,7 +178,7 @@ def floor_server(folder: Path, threads: int):
                      dict(os.environ), folder / "floor.log")
     try:
         wait_until_up(server, f"http://127.0.0.1:{port}/")
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{port}", server.popen.pid
     finally:
         server.stop()
 
@@ -235,14 +235,20 @@ def main() -> int:
         # Throughput: each pull request once, at --rate (every delivery is sent before the first
         # review can finish); acks: --rate for --seconds, cycling over the pull requests.
         seconds = (len(pulls) + 0.5) / args.rate if args.throughput else args.seconds
-        floor_url = None if args.throughput else stack.enter_context(floor_server(folder, args.threads))
-        # The floor first, while the App idles: the same sender and rate against an empty answer.
-        floor = {} if args.throughput else latencies(send(floor_url, payloads, args.rate, seconds), "floor_ack_ms")
+        floor = {}
+        if not args.throughput:
+            floor_url, floor_pid = stack.enter_context(floor_server(folder, args.threads))
+            # The floor first, while the App idles: the same sender and rate against an empty answer.
+            before = cpu_seconds([floor_pid])
+            floor = latencies(send(floor_url, payloads, args.rate, seconds), "floor_ack_ms")
+            floor["floor_cpu_ms_per_delivery"] = round((cpu_seconds([floor_pid]) - before) * 1000 / (args.rate * seconds), 2)
         app = [each.popen.pid for each in processes if not args.redis or each is not processes[0]]  # not Redis
         web = [processes[1 if args.redis else 0].popen.pid]
         # The processes that run the reviews: bot.worker (Redis), or the one gunicorn starts.
         reviewers = [each.popen.pid for each in processes[2:]] if args.redis else [wait_for(lambda: local_worker(app_process), what="the App's queue worker")]
-        cpu = lambda: (cpu_seconds(app), _own_cpu(processes), cpu_seconds(web) - cpu_seconds(reviewers))  # noqa: E731
+        # gunicorn's own local worker is its child; bot.worker processes (Redis) are not.
+        local = [] if args.redis else reviewers
+        cpu = lambda: (cpu_seconds(app), _own_cpu(processes), cpu_seconds(web) - cpu_seconds(local))  # noqa: E731
         app_cpu, emulator_cpu, web_cpu = cpu()
         started = time.monotonic()
         sender = send(url, payloads, args.rate, seconds)
@@ -267,7 +273,8 @@ def main() -> int:
               "pulls": len(pulls), "files_changed": files_changed,
               "reviews_per_second": throughput(times), "conclusions": dict(conclusions), "last_review_s": round(times[-1], 1),
               "seconds_until_all_checks_and_jobs_done": round(drained, 1), "accepted_not_finished": left,
-              "github_calls": len(github.calls), "app_cpu_s": round(app_cpu, 1), "web_cpu_s": round(web_cpu, 1),
+              "github_calls": len(github.calls),
+              "github_calls_by_operation": dict(collections.Counter(c.operation for c in github.calls).most_common()), "app_cpu_s": round(app_cpu, 1), "web_cpu_s": round(web_cpu, 1),
               "web_cpu_ms_per_delivery": round(web_cpu * 1000 / sent["deliveries"], 2),
               # The App's CPU per pull request: with all cores its own, reviews/s could reach
               # cores / this (the emulator and the sender share the cores here).
