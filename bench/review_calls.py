@@ -16,6 +16,8 @@ from pathlib import Path
 
 
 REPO = Path(__file__).resolve().parent.parent
+CALLS_TARGET = 6  # steady state, for a 1-file and a 120-file pull request (issue 12)
+BIG_PULL_SECONDS = 10  # a 300-file pull request reviewed end to end
 sys.path.insert(0, str(REPO))
 from tests.github_emulator import GitHubEmulator  # noqa: E402
 from tests.harness.server import SECRET, app_env, gunicorn  # noqa: E402
@@ -78,8 +80,9 @@ def main() -> int:
             for files in args.files:
                 row = measure(emulator, url, files, name=f"files-{files}", log=log,
                               schemas=args.schemas)
-                print(f"{row['files']:>4} files: {row['calls']:>3} API calls, verdict after "
-                      f"{row['verdict_s']}s, review posted after {row['all_posted_s']}s")
+                print(f"{row['files']:>4} files: {row['calls']:>3} API calls (target {CALLS_TARGET}), verdict "
+                      f"after {row['verdict_s']}s, review posted after {row['all_posted_s']}s"
+                      f"{f' (target {BIG_PULL_SECONDS} s)' if files >= 300 else ''}")
                 print("      " + ", ".join(f"{op}={n}" for op, n in sorted(row["by_operation"].items())))
                 print("      stages (ms): " + ", ".join(f"{k} {v}" for k, v in row["stages"].items()))
         finally:
