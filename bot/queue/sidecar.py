@@ -72,7 +72,9 @@ class Sidecar:
                     return
                 # Started from this thread, which lives as long as it supervises: the child's
                 # parent-death signal follows the thread, not the process.
-                self._process = subprocess.Popen(self._argv, preexec_fn=_die_with_parent)
+                # The App's own worker, not a parser of repository content: it needs the App's
+                # settings and secrets to talk to GitHub, so it gets this environment whole.
+                self._process = subprocess.Popen(self._argv, env=dict(os.environ), preexec_fn=_die_with_parent)
             started = time.monotonic()
             code = self._process.wait()
             self._on_exit(self._process.pid)
