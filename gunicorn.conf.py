@@ -45,13 +45,23 @@ def when_ready(server):
     # (bot/queue/sidecar.py), never in the threads that answer GitHub.
     from bot.metrics import mark_worker_dead
     from bot.queue.sidecar import start_if_local
-    server.queue_sidecar = start_if_local(on_exit=mark_worker_dead)
+    server.queue_sidecar = start_if_local(on_exit=mark_worker_dead, clean_exit_delay=graceful_timeout + 10)
 
 
-def on_exit(server):
+def on_reload(server):
+    # HUP (a deploy): the web workers restart on the new code and settings; so does the queue's.
+    _stop_queue_worker(server)
+    when_ready(server)
+
+
+def _stop_queue_worker(server):
     sidecar = getattr(server, "queue_sidecar", None)
     if sidecar is not None:
         sidecar.stop(timeout=graceful_timeout)
+
+
+def on_exit(server):
+    _stop_queue_worker(server)
     if _OWN_METRICS_DIR:
         shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
 

@@ -4,8 +4,9 @@ Claiming the delivery id, updating its pull request's records and queueing the j
 six separate requests to the store; each one makes the request thread give up the GIL and wait
 to win it back behind the others, and that wait, not the work, was most of an ack's latency
 under load (bench/load.py). SQLite: one transaction, so the records' read-modify-write is atomic
-across threads and processes too. Redis: one pipeline to claim and read, one MULTI to write the
-records with the job. Any other huey store (tests' MemoryHuey): the same steps one by one.
+across threads and processes too. Redis: one pipeline to claim and read, one script that writes
+the records with the job only if the records are still as read (else read again). Any other
+huey store (tests' MemoryHuey): the same steps one by one.
 """
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ def _sqlite(huey, key, entry, reads, update, task) -> bool:
 
 
 def _redis(huey, key, entry, reads, update, task) -> bool:
-    storage, pack, unpack = huey.storage, huey.serializer.serialize, huey.serializer.deserialize
+    storage, pack = huey.storage, huey.serializer.serialize
     claim = storage.conn.pipeline(transaction=False)
     claim.hsetnx(storage.result_key, key, pack(entry))
     for each in reads:
@@ -58,16 +59,43 @@ def _redis(huey, key, entry, reads, update, task) -> bool:
     if not claimed:
         return False
     try:
-        write = storage.conn.pipeline(transaction=True)
-        for name, value in update([None if each is None else unpack(each) for each in raw]).items():
-            write.hset(storage.result_key, name, pack(value))
-        if task is not None:
-            write.lpush(storage.queue_key, task)
-        write.execute()
+        # Deliveries for one pull request may arrive together: the records are written only if
+        # they still hold what was read (compared in Redis, atomically), else read again.
+        write = storage.conn.register_script(_WRITE_IF_UNCHANGED)
+        for _attempt in range(WRITE_ATTEMPTS):
+            changes = update([None if value is None else huey.serializer.deserialize(value) for value in raw])
+            expected = [b"0" if value is None else b"1" + value for value in raw]
+            if write(keys=[storage.result_key, storage.queue_key],
+                     args=[len(reads), *[x for pair in zip(reads, expected) for x in pair],
+                           len(changes), *[x for name, value in changes.items() for x in (name, pack(value))],
+                           task or b""]):
+                return True
+            raw = storage.conn.hmget(storage.result_key, reads) if reads else []
+        raise RuntimeError("the pull request's records kept changing while this delivery was admitted")
     except Exception:
         storage.conn.hdel(storage.result_key, key)  # so GitHub's redelivery is not a duplicate
         raise
-    return True
+
+
+WRITE_ATTEMPTS = 50
+# KEYS: the results hash, the queue list. ARGV: n, then n (field, expected) pairs ("0": absent,
+# "1" + value), then m, m (field, value) pairs to write, then the job ("" for none).
+_WRITE_IF_UNCHANGED = """
+local n = tonumber(ARGV[1])
+for i = 1, n do
+  local current = redis.call('HGET', KEYS[1], ARGV[2 * i])
+  if current == false then current = '0' else current = '1' .. current end
+  if current ~= ARGV[2 * i + 1] then return 0 end
+end
+local base = 2 * n + 2
+local m = tonumber(ARGV[base])
+for j = 1, m do
+  redis.call('HSET', KEYS[1], ARGV[base + 2 * j - 1], ARGV[base + 2 * j])
+end
+local job = ARGV[base + 2 * m + 1]
+if job ~= '' then redis.call('LPUSH', KEYS[2], job) end
+return 1
+"""
 
 
 def _one_by_one(huey, key, entry, reads, update, task) -> bool:

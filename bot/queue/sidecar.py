@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Mapping
 
 from ..registration.manifest import unregistered
@@ -27,6 +28,11 @@ ARGV = [sys.executable, "-m", "bot.worker", "--local"]
 SETTINGS_PROBLEM = 2  # bot.worker's exit status for settings it cannot use: restarting cannot help
 RESTART_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0)  # after each death in a row; a worker up a minute resets it
 STEADY_SECONDS = 60.0
+SPAWN_FAILED = -1
+CLEAN_EXITS = (0, -signal.SIGTERM, -signal.SIGINT)
+# The directory `bot` is imported from: the worker finds it whatever gunicorn's working directory
+# or --pythonpath (it keeps that working directory, where `.env` and QUEUE_PATH are).
+PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent.parent)
 PR_SET_PDEATHSIG = 1
 
 
@@ -42,13 +48,18 @@ def _die_with_parent() -> None:
 class Sidecar:
     """The worker process and the thread that keeps it running."""
 
-    def __init__(self, argv: list[str] | None = None, *, on_exit=None):
+    def __init__(self, argv: list[str] | None = None, *, on_exit=None, clean_exit_delay: float = 60.0):
         self._argv = argv or ARGV
         self._on_exit = on_exit or (lambda pid: None)
+        # A worker that stopped cleanly (SIGTERM or SIGINT) was most likely stopped with the whole
+        # server (a signal to its process group); gunicorn calls stop() only after its own web
+        # workers finished, so wait longer than that before taking it for a lost worker.
+        self._clean_exit_delay = clean_exit_delay
         self._stopping = threading.Event()
         self._process: subprocess.Popen | None = None
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._supervise, name="queue-sidecar", daemon=True)
+        self.starts = 0  # attempts to start a worker, failed ones included
 
     def start(self) -> "Sidecar":
         self._thread.start()
@@ -67,26 +78,39 @@ class Sidecar:
     def _supervise(self) -> None:
         deaths = 0
         while not self._stopping.is_set():
-            with self._lock:
-                if self._stopping.is_set():
-                    return
-                # Started from this thread, which lives as long as it supervises: the child's
-                # parent-death signal follows the thread, not the process.
-                # The App's own worker, not a parser of repository content: it needs the App's
-                # settings and secrets to talk to GitHub, so it gets this environment whole.
-                self._process = subprocess.Popen(self._argv, env=dict(os.environ), preexec_fn=_die_with_parent)
             started = time.monotonic()
-            code = self._process.wait()
-            self._on_exit(self._process.pid)
-            if self._stopping.is_set():
+            code = self._run_once()
+            if code is None or self._stopping.is_set():
                 return
             if code == SETTINGS_PROBLEM:
                 log.error("queue worker cannot start (its settings); not restarted", extra={"status": code})
                 return
             deaths = 0 if time.monotonic() - started > STEADY_SECONDS else deaths + 1
             delay = RESTART_DELAYS[min(deaths, len(RESTART_DELAYS)) - 1] if deaths else 0.0
+            if code in CLEAN_EXITS:
+                delay = max(delay, self._clean_exit_delay)
             log.error("queue worker exited; restarting", extra={"status": code, "delay_s": delay})
             self._stopping.wait(delay)
+
+    def _run_once(self) -> int | None:
+        """Start a worker and wait for it: its exit status (SPAWN_FAILED when it could not even
+        start: no process, memory or file handles left), or None when stopping."""
+        with self._lock:
+            if self._stopping.is_set():
+                return None
+            self.starts += 1
+            try:
+                # Started from this thread, which lives as long as it supervises: the child's
+                # parent-death signal follows the thread, not the process. The App's own worker,
+                # not a parser of repository content: it needs the App's settings and secrets to
+                # talk to GitHub, so it gets this environment whole (and where `bot` is).
+                self._process = subprocess.Popen(self._argv, env=_environment(), preexec_fn=_die_with_parent)
+            except OSError as error:
+                log.error("queue worker could not be started", extra={"error": type(error).__name__})
+                return SPAWN_FAILED
+        code = self._process.wait()
+        self._on_exit(self._process.pid)
+        return code
 
     def stop(self, *, timeout: float) -> None:
         """SIGTERM (running jobs finish; what does not is resumed after restart), then SIGKILL."""
@@ -101,6 +125,12 @@ class Sidecar:
                 process.kill()
                 process.wait()
         self._thread.join(timeout=timeout)
+
+
+def _environment() -> dict:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [PACKAGE_ROOT, env.get("PYTHONPATH", "")]))
+    return env
 
 
 def start_if_local(environ: Mapping[str, str] | None = None, **options) -> Sidecar | None:

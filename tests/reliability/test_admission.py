@@ -82,10 +82,12 @@ def test_a_failure_after_the_claim_leaves_nothing_behind(huey):
     assert huey.get("head:acme/x#7", peek=True) == [None] and queued(huey) == ["d1"]
 
 
-def test_concurrent_pushes_to_one_pull_request_keep_the_newest_head(tmp_path):
-    """SQLite admits in one exclusive transaction: threads racing on the same pull request's
-    records cannot overwrite a newer head with an older one."""
-    ledger = Ledger(make_huey(Runtime(queue_path=str(tmp_path / "queue.db"))))
+@pytest.mark.parametrize("huey", ["sqlite", "redis"], indirect=True)
+def test_concurrent_pushes_to_one_pull_request_keep_the_newest_head(huey):
+    """Threads racing on the same pull request's records cannot overwrite a newer head with an
+    older one or drop a push from the log (SQLite: one exclusive transaction; Redis: a write
+    that happens only if the records are still as read)."""
+    ledger = Ledger(huey)
     jobs = [push(f"d{second}", f"{second:040x}", second) for second in range(40)]
     start = threading.Barrier(8)
 

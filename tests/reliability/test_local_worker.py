@@ -52,6 +52,30 @@ def test_reviews_run_in_a_lower_priority_process_that_is_restarted_and_stopped_w
     assert not _alive(second), "the queue worker outlived gunicorn"
 
 
+def test_a_reload_restarts_the_queue_worker_on_the_new_code(github, tmp_path):
+    """HUP (a deploy): gunicorn's web workers restart, and so does the queue's worker."""
+    server, url = gunicorn(app_env(github, tmp_path), tmp_path / "gunicorn.log")
+    try:
+        first = wait_for(lambda: local_worker(server), what="the local queue worker")
+        os.kill(server.popen.pid, signal.SIGHUP)
+        wait_for(lambda: local_worker(server) not in (None, first), what="a new queue worker after HUP")
+        repo, pull = open_pull(github)
+        deliver(github, url, github.pull_request_event("opened", pull))
+        assert completed_run(github, repo, pull.head_sha).conclusion == "failure"
+    finally:
+        server.stop()
+
+
+def test_a_worker_that_cannot_even_be_started_is_tried_again():
+    """No process, memory or file handle left for a moment: supervision goes on."""
+    missing = Sidecar(["/nonexistent/schema-review-worker"]).start()
+    try:
+        wait_for(lambda: missing.starts >= 2, timeout=60, what="a second try after a failed start")
+        assert missing.supervising
+    finally:
+        missing.stop(timeout=10)
+
+
 def test_a_worker_that_keeps_dying_is_restarted_and_one_whose_settings_are_unusable_is_not():
     exits: list[int] = []
     dying = Sidecar([sys.executable, "-c", "raise SystemExit(1)"], on_exit=exits.append).start()
