@@ -4,8 +4,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from tests.harness.flow import (AVRO_FIXED, comments, completed_run, deliver, open_pull, reviews, runs, settle,
-                   wait_for)
+from tests.harness.flow import (AVRO_FIXED, comments, completed_run, deliver, open_pull, quiet_seconds, reviews,
+                                runs, settle, wait_for)
 from tests.harness.server import app_env, gunicorn
 
 FILES = r"/pulls/\d+/files$"
@@ -69,7 +69,10 @@ def test_a_worker_killed_mid_job_is_resumed_after_restart_with_one_review(github
     try:
         wait_for(lambda: any(r.status == "completed" and r.updates > updates for r in runs(github, repo, pull.head_sha)),
                  what="the resumed job's verdict")
-        settle(github)
+        # Its review POST is held 1.5 s by the same fault: wait for one, and stay quiet for longer
+        # than the hold, so a second one would be seen.
+        wait_for(lambda: reviews(github, repo, pull), what="the resumed job's review")
+        settle(github, quiet=max(2.0, quiet_seconds()))
     finally:
         second.stop()
     (run,) = runs(github, repo, pull.head_sha)
