@@ -2,14 +2,15 @@
 
 Usage: python bench/load.py [--rate 200] [--seconds 30] [--pulls 100] [--redis [--processes 2]]
        python bench/load.py --throughput [--pulls 60] [--redis --processes N]
-The App runs under gunicorn (embedded SQLite queue unless --redis, then N `python -m bot.worker`
-processes run the reviews), GitHub is the local emulator in this process, and the deliveries
-come from a second process (bench/load_sender.py) on loopback. Acks: p50/p99/max acknowledgement
-latency, the same for an answer that does no work (the floor: bench/ack_floor.py under the
-App's gunicorn settings, measured first in the same run), the time until every check run
-completed, and how many accepted deliveries the queue failed to finish (must be 0). --throughput: one delivery per pull request (mixed formats, 1-20
-files each, some breaking), all at once, and reviews completed per second (the middle 80% of
-completions, so start-up and the tail do not count). Both: the CPU seconds the App (web and
+The App runs under gunicorn (its SQLite queue's worker process beside it, or with --redis N
+`python -m bot.worker` processes), GitHub is the local emulator in this process, and the
+deliveries come from a second process (bench/load_sender.py) on loopback. Acks: p50/p99/max
+acknowledgement latency; the same for an answer that does no work (bench/ack_floor.py under the
+App's gunicorn settings), first while the App idles, then at a tenth of the rate while the
+reviews run; the time until every check run completed; and how many accepted deliveries the
+queue failed to finish (must be 0). --throughput: one delivery per pull request (mixed formats,
+1-20 files each, some breaking), all at once, and reviews completed per second (the middle 80%
+of completions, so start-up and the tail do not count). Both: the CPU seconds the App (web and
 worker processes and their children) and the emulator with the sender spent, which bound what
 this machine can reach; the web process's share is `web_cpu_s`. The emulator serves at a lower
 CPU priority (--emulator-niceness): in production GitHub does not share the App's cores.

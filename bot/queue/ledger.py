@@ -72,11 +72,6 @@ class Ledger:
         return dropped
 
     # --- the newest push of each pull request -------------------------------------------------
-    def record_head(self, subject: Subject) -> None:
-        keys = _record_keys(subject)
-        for key, value in _updates(subject, keys, [self._huey.get(key, peek=True) for key in keys]).items():
-            self._huey.put(key, value)
-
     def pushes(self, pull: str) -> list[tuple[str, str]]:
         """The logged (time, head sha) pushes of a pull request ("owner/name#number")."""
         return list(self._huey.get(_log_key(pull), peek=True) or [])

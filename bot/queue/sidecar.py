@@ -36,9 +36,9 @@ PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent.parent)
 PR_SET_PDEATHSIG = 1
 
 
-def _die_with_parent() -> None:
-    """In the child: SIGTERM when the thread that started it ends, however (Linux; elsewhere the
-    arbiter's exit hook still stops it)."""
+def die_with_parent() -> None:
+    """A preexec function: the child gets SIGTERM when the thread that started it ends, however
+    it ends (Linux; elsewhere a no-op, and the arbiter's exit hook still stops the worker)."""
     try:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     except (OSError, AttributeError):
@@ -64,11 +64,6 @@ class Sidecar:
     def start(self) -> "Sidecar":
         self._thread.start()
         return self
-
-    @property
-    def pid(self) -> int | None:
-        process = self._process
-        return process.pid if process is not None and process.poll() is None else None
 
     @property
     def supervising(self) -> bool:
@@ -104,7 +99,7 @@ class Sidecar:
                 # parent-death signal follows the thread, not the process. The App's own worker,
                 # not a parser of repository content: it needs the App's settings and secrets to
                 # talk to GitHub, so it gets this environment whole (and where `bot` is).
-                self._process = subprocess.Popen(self._argv, env=_environment(), preexec_fn=_die_with_parent)
+                self._process = subprocess.Popen(self._argv, env=_environment(), preexec_fn=die_with_parent)
             except OSError as error:
                 log.error("queue worker could not be started", extra={"error": type(error).__name__})
                 return SPAWN_FAILED

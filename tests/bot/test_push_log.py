@@ -3,7 +3,6 @@ from huey import MemoryHuey
 
 from bot.jobs import Job
 from bot.queue.ledger import PUSHES_KEPT, Ledger
-from bot.queue.subject import subject_of
 
 
 def push(sha: str, second: int, *, number: int = 7, action: str = "synchronize") -> Job:
@@ -17,7 +16,7 @@ def test_pushes_are_logged_per_pull_request_in_arrival_order_without_repeats():
     ledger = Ledger(MemoryHuey("t", results=False))
     for job in (push("a" * 40, 1), push("b" * 40, 5), push("b" * 40, 5), push("a" * 40, 9),
                 push("c" * 40, 2, number=8), push("d" * 40, 3, action="labeled")):
-        ledger.record_head(subject_of(job))
+        ledger.admit(job)
     assert ledger.pushes("acme/x#7") == [("2026-12-02T12:00:01Z", "a" * 40), ("2026-12-02T12:00:05Z", "b" * 40),
                                          ("2026-12-02T12:00:09Z", "a" * 40)]
     assert ledger.pushes("acme/x#8") == [("2026-12-02T12:00:02Z", "c" * 40)]
@@ -27,6 +26,6 @@ def test_pushes_are_logged_per_pull_request_in_arrival_order_without_repeats():
 def test_the_log_keeps_the_newest_pushes():
     ledger = Ledger(MemoryHuey("t", results=False))
     for second in range(PUSHES_KEPT + 30):
-        ledger.record_head(subject_of(push(f"{second:040x}", second)))
+        ledger.admit(push(f"{second:040x}", second))
     log = ledger.pushes("acme/x#7")
     assert len(log) == PUSHES_KEPT and log[-1][1] == f"{PUSHES_KEPT + 29:040x}" and log[0][1] == f"{30:040x}"

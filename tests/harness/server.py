@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import atexit
-import ctypes
 import os
 import shutil
 import signal
@@ -14,6 +13,7 @@ from pathlib import Path
 
 import requests
 
+from bot.queue.sidecar import die_with_parent
 from tests.shared import REPO
 
 SECRET = "reliability-secret"
@@ -39,16 +39,7 @@ def app_env(emulator, folder: Path, **extra: str) -> dict:
             "QUEUE_PATH": str(folder / "queue.db"), **FAST, **extra}
 
 
-PR_SET_PDEATHSIG = 1
 _started: list["Process"] = []
-
-
-def _die_with_parent() -> None:
-    """In the child: SIGTERM when the test process dies, however it dies (Linux)."""
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-    except (OSError, AttributeError):
-        pass
 
 
 @atexit.register
@@ -69,7 +60,7 @@ class Process:
         self.log = log
         self._out = open(log, "ab")
         self.popen = subprocess.Popen(args, cwd=REPO, env=env, stdout=self._out, stderr=self._out,
-                                      start_new_session=True, preexec_fn=_die_with_parent)
+                                      start_new_session=True, preexec_fn=die_with_parent)  # SIGTERM when the test dies
         _started.append(self)
 
     def kill(self) -> None:

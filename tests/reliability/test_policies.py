@@ -80,9 +80,8 @@ def test_a_delivery_is_admitted_once_and_a_late_older_push_does_not_win(queue):
     _huey, ledger, _leases = queue
     assert ledger.admit(job()) and not ledger.admit(job())
     newer = subject_of(job("d2", sha="b" * 40, updated="2024-01-01T00:00:05Z"))
-    ledger.record_head(subject_of(job()))
-    ledger.record_head(newer)
-    ledger.record_head(subject_of(job("d0", sha="c" * 40, updated="2024-01-01T00:00:00Z")))
+    ledger.admit(job("d2", sha="b" * 40, updated="2024-01-01T00:00:05Z"))
+    ledger.admit(job("d0", sha="c" * 40, updated="2024-01-01T00:00:00Z"))
     assert ledger.superseded(subject_of(job())) and not ledger.superseded(newer)
 
 
@@ -128,7 +127,7 @@ def test_the_runner_retries_gives_up_once_and_honours_supersede(queue):
     runner.run("d1", retries_left=0)  # a recovered duplicate of a finished job does nothing
     assert calls == ["d1", "d1"]
     ledger.admit(job("d2"))
-    ledger.record_head(subject_of(job("d3", sha="b" * 40, updated="2024-01-02T00:00:00Z")))
+    ledger.admit(job("d3", sha="b" * 40, updated="2024-01-02T00:00:00Z"))
     runner.run("d2", retries_left=3)
     assert ledger.get("d2")["outcome"] == "superseded" and calls == ["d1", "d1"]
 
@@ -138,7 +137,7 @@ def test_a_checkpoint_stops_a_job_overtaken_mid_way(queue):
     seen = []
 
     def handle(j):
-        ledger.record_head(subject_of(job("d9", sha="f" * 40, updated="2024-02-01T00:00:00Z")))
+        ledger.admit(job("d9", sha="f" * 40, updated="2024-02-01T00:00:00Z"))
         try:
             checkpoint()
         except Superseded as error:

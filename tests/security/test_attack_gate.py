@@ -150,7 +150,7 @@ def test_an_override_of_an_unreviewed_file_does_not_cover_a_later_breaking_push(
 def test_an_older_push_delivered_late_cannot_make_the_current_head_neutral(github, app_url, fmt):
     """GitHub does not promise delivery order, and `updated_at` has one-second resolution. Two
     pushes in the same second (H1, then H2) whose deliveries arrive H2 first, H1 second: the
-    ledger takes the later arrival as the newer push (bot/queue/ledger.py record_head), the
+    ledger takes the later arrival as the newer push (bot/queue/ledger.py Ledger.admit), the
     running review of H2 is cancelled as Superseded, and review_head completes H2, the pull
     request's real head, `neutral`: a pass for branch protection, with nothing reviewed."""
     path, base_text, head_text = FORMATS[fmt]
