@@ -54,8 +54,7 @@ class LazyHistory(Sequence):
 
 def schema_files(listing: Sequence, config: Config) -> list:
     """The listed files the config classifies as schemas (by their new or their old name)."""
-    return [f for f in listing
-            if config.classify(f.filename) or (f.previous_filename and config.classify(f.previous_filename))]
+    return [f for f in listing if config.reviews(f.filename, f.previous_filename)]
 
 
 def blob_keys(files: Sequence, *, base_sha: str | None, head_sha: str) -> list[tuple[str, str]]:

@@ -159,6 +159,11 @@ class Config:
                       self.compatibility)
         return Classification(fmt, chosen.mode, chosen.transitive)
 
+    def reviews(self, path: str, previous: str | None = None) -> bool:
+        """Whether a change of `path` (renamed from `previous`) is reviewed: a file renamed to a
+        name the config does not review leaves the review, a removal to check (bot/moves.py)."""
+        return self.classify(path) is not None or bool(previous) and self.classify(previous) is not None
+
     def options(self) -> rules.Options:
         engine_rules = {k: v for k, v in self.severities.items() if k not in BOT_RULES}
         return rules.Options(policy=self.policy, format_assertion=self.format_assertion,

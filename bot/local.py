@@ -75,8 +75,8 @@ def review_repo(repo: Path, base: str, head: str, *, config_file: Path | None = 
     changes = []
     sets = SchemaSets(repo, config)
     for status, old_path, path in name_status(repo, merge_base, head):
-        if config.classify(path) is None:
-            continue
+        if not config.reviews(path, old_path):
+            continue  # no schema under either name (one renamed out of the review is a removal)
         changes.append(file_change(repo, merge_base, head, status, old_path, path, config,
                                    sets=sets))
     changes += context_changes(changes, sets.everything(head), formats_of(config))

@@ -1,13 +1,26 @@
 """A schema moved to a new file: GitHub lists a removal and an addition when the two files share
 too little text to call it a rename, yet the type is the same (an Avro full name, a protobuf
 `package.Message`, a JSON Schema `$id`). Paired up, they are compared like a rename, so moving a
-type cannot hide its breaking change (a removal alone is a warning, an addition has no base)."""
+type cannot hide its breaking change (a removal alone is a warning, an addition has no base).
+
+A file leaves the review by deletion or by a rename to a name the config does not review (a
+`.bak`, a path under `exclude` or outside `paths`): either way it is a removal of what it
+defined, paired over the pull request's added files whatever the names are.
+
+A file without an identity (a JSON Schema without `$id`, an Avro file of unnamed types) or an
+addition without one is paired by content instead: the files' features (JSON: every scalar with
+the object keys leading to it, list positions left out so a removed field shifts nothing;
+Protobuf: its tokens, comments aside) shared by both, over the larger file's count, at least
+SIMILAR (git's rename threshold). A removal still unpaired while such an addition is unpaired
+too is ambiguous: it fails closed (`SCHEMA_NOT_REVIEWED`), never a silent pass."""
 from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import replace
-from typing import Callable
+from typing import Callable, Iterator
+from urllib.parse import urldefrag
 
 from rules import Format
 
@@ -17,7 +30,16 @@ from rules import Format
 # file or line), so the scan stays linear on a hostile file of unclosed `/*` or quotes.
 NOISE = re.compile(r'//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*"?' + r"|'(?:\\.|[^'\\\n])*'?", re.DOTALL)
 TOKENS = re.compile(r"[{}]|\bpackage\s+([\w.]+)|\b(?:message|enum|service)\s+(\w+)")
+WORDS = re.compile(r"[\w.]+|[^\w\s]")
 RENAMED = "renamed"  # the files API's status (bot.review.FileStatus.RENAMED)
+SIMILAR = 0.5  # shared features over the larger file's: git's default rename threshold (-M50%)
+# Content comparisons per pull request, at most (each costs both files' features); beyond it
+# the unpaired removals without an identity fail closed.
+MAX_COMPARISONS = 10_000
+MAX_DEPTH = 256  # JSON nesting walked for features (deeper is left out)
+AMBIGUOUS = ('it was removed and "{added}" added, one of them without a type name to follow '
+             "(an Avro full name, a protobuf `package.Message`, a JSON Schema `$id`), and their "
+             "contents too unlike to call it a move")
 
 
 def identities(fmt: Format, text: str | bytes | None) -> frozenset[str]:
@@ -30,16 +52,21 @@ def identities(fmt: Format, text: str | bytes | None) -> frozenset[str]:
         return _proto_types(text)
     try:
         data = json.loads(text)
-    except ValueError:
-        return frozenset()
-    if not isinstance(data, dict):
+    except (ValueError, RecursionError):
         return frozenset()
     if fmt is Format.JSONSCHEMA:
-        return frozenset({data["$id"]}) if isinstance(data.get("$id"), str) else frozenset()
-    name, namespace = data.get("name"), data.get("namespace")
-    if not isinstance(name, str):
-        return frozenset()
-    return frozenset({name if "." in name or not isinstance(namespace, str) else f"{namespace}.{name}"})
+        # `https://x/order#` and `https://x/order` are one document (an empty fragment).
+        ident = urldefrag(data.get("$id"))[0] if isinstance(data, dict) and isinstance(data.get("$id"), str) else ""
+        return frozenset({ident}) if ident else frozenset()
+    # A top-level union defines its named members.
+    return frozenset(filter(None, map(_avro_name, data if isinstance(data, list) else [data])))
+
+
+def _avro_name(node) -> str | None:
+    if not isinstance(node, dict) or not isinstance(node.get("name"), str):
+        return None
+    name, namespace = node["name"], node.get("namespace")
+    return name if "." in name or not isinstance(namespace, str) or not namespace else f"{namespace}.{name}"
 
 
 def _proto_types(text: str) -> frozenset[str]:
@@ -56,28 +83,111 @@ def _proto_types(text: str) -> frozenset[str]:
     return frozenset(package + name for name in names)
 
 
+def features(fmt: Format, text: str | bytes | None) -> Counter:
+    """What content pairing compares (see the module's docstring); empty when unreadable."""
+    if text is None:
+        return Counter()
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    if fmt is Format.PROTOBUF:
+        return Counter(WORDS.findall(NOISE.sub(" ", text)))
+    try:
+        return Counter(_leaves(json.loads(text), (), 0))
+    except (ValueError, RecursionError):
+        return Counter()
+
+
+def _leaves(node, keys: tuple, depth: int) -> Iterator[tuple]:
+    if depth > MAX_DEPTH:
+        return
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _leaves(value, (*keys, key), depth + 1)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _leaves(item, keys, depth + 1)
+    else:
+        yield (keys, json.dumps(node))
+
+
+def similarity(old: Counter, new: Counter) -> float:
+    larger = max(sum(old.values()), sum(new.values()))
+    return sum((old & new).values()) / larger if larger else 0.0
+
+
+def leaves_review(change, classify: Callable) -> bool:
+    """Whether a change takes a reviewed file out of the review: deleted, or renamed to a name
+    the config does not review."""
+    return change.base_text is not None and (
+        change.head_text is None or classify(change.previous_path or change.path) is not None
+        and classify(change.path) is None)
+
+
 def paired(changes: list, classify: Callable) -> list:
-    """`changes` with each removed file that defines a type an added file of the same format
-    defines too replaced by one renamed change from the first to the second."""
-    removed = [c for c in changes if c.head_text is None and c.base_text is not None]
-    added = [c for c in changes if c.base_text is None and c.head_text is not None]
+    """`changes` with each file leaving the review that defines a type an added file of the
+    same format defines too (or, without identities, is alike: see the module's docstring)
+    replaced by one renamed change from the first to the second; an ambiguous one is marked
+    not reviewable (its `problem`)."""
+    removed = [_Side(c, classify(c.previous_path or c.path), c.base_text) for c in changes
+               if leaves_review(c, classify)]
+    added = [_Side(c, classify(c.path), c.head_text) for c in changes
+             if c.base_text is None and c.head_text is not None]
+    removed = [r for r in removed if r.fmt is not None]
+    added = [a for a in added if a.fmt is not None]
     if not removed or not added:
         return changes
-    merged, used = {}, set()
-    for gone in removed:
-        old = classify(gone.path)
-        if old is None:
+    pairs: dict[int, tuple[_Side, _Side]] = {}  # id(removed change) -> the pair
+    for gone in removed:  # by identity first: a shared type name is the strongest evidence
+        new = next((a for a in added if not a.used and a.fmt is gone.fmt and gone.names & a.names), None)
+        if new is not None:
+            pairs[id(gone.change)] = gone.pair(new)
+    weak = [(g, a) for g in removed for a in added if not g.used and not a.used and g.fmt is a.fmt
+            and not (g.names and a.names)]
+    problems: dict[int, str] = {}
+    if len(weak) <= MAX_COMPARISONS:
+        scored = sorted(((similarity(g.features, a.features), i) for i, (g, a) in enumerate(weak)),
+                        key=lambda item: -item[0])
+        for score, index in scored:
+            gone, new = weak[index]
+            if score >= SIMILAR and not gone.used and not new.used:
+                pairs[id(gone.change)] = gone.pair(new)
+    for gone, new in weak:
+        if not gone.used and not new.used:
+            problems.setdefault(id(gone.change), AMBIGUOUS.format(added=new.change.path))
+    merged = {id(new.change): _renamed(gone.change, new.change) for gone, new in pairs.values()}
+    gone_ids = set(pairs)
+    out = []
+    for c in changes:
+        if id(c) in gone_ids:
             continue
-        names = identities(old.format, gone.base_text)
-        for new in added:
-            fresh = classify(new.path)
-            if id(new) in used or fresh is None or fresh.format is not old.format:
-                continue
-            if names & identities(fresh.format, new.head_text):
-                used.update((id(gone), id(new)))
-                merged[id(new)] = replace(
-                    new, status=RENAMED, previous_path=gone.path, base_text=gone.base_text,
-                    base_imports=gone.base_imports, history=gone.history,
-                    blob_ids=(gone.blob_ids[0], new.blob_ids[1]), problem=gone.problem or new.problem)
-                break
-    return [merged.get(id(c), c) for c in changes if id(c) not in used or id(c) in merged]
+        if id(c) in problems:
+            c = replace(c, problem=c.problem or problems[id(c)])
+        out.append(merged.get(id(c), c))
+    return out
+
+
+class _Side:
+    """One file of a possible move: its format, its type names, its features when needed."""
+
+    def __init__(self, change, classified, text):
+        self.change, self.text, self.used = change, text, False
+        self.fmt = classified.format if classified is not None else None
+        self.names = identities(self.fmt, text) if self.fmt is not None else frozenset()
+        self._features = None
+
+    @property
+    def features(self) -> Counter:
+        if self._features is None:
+            self._features = features(self.fmt, self.text)
+        return self._features
+
+    def pair(self, new: _Side) -> tuple[_Side, _Side]:
+        self.used = new.used = True
+        return self, new
+
+
+def _renamed(gone, new):
+    """The addition, compared with the version the removal took away, like a rename."""
+    return replace(new, status=RENAMED, previous_path=gone.previous_path or gone.path,
+                   base_text=gone.base_text, base_imports=gone.base_imports, history=gone.history,
+                   blob_ids=(gone.blob_ids[0], new.blob_ids[1]), problem=gone.problem or new.problem)

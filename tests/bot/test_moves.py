@@ -1,8 +1,12 @@
 """A type moved to a new file is compared with where it came from, whatever the file names."""
+import json
+from dataclasses import replace
+
 import pytest
 
+from bot import moves
 from bot.config import Config
-from bot.moves import identities, paired
+from bot.moves import features, identities, paired, similarity
 from bot.review import FileChange, FileStatus
 from rules import Format
 
@@ -13,11 +17,17 @@ AVRO = '{"type": "record", "name": "%s", "namespace": "acme", "fields": []}'
     (Format.AVRO, AVRO % "U", {"acme.U"}),
     (Format.AVRO, '{"type": "record", "name": "x.y.U", "namespace": "acme", "fields": []}', {"x.y.U"}),
     (Format.AVRO, '["null", "string"]', set()),
+    # a top-level union defines its named members
+    (Format.AVRO, '["null", %s, {"type": "enum", "name": "x.E", "symbols": ["A"]}]' % (AVRO % "U"),
+     {"acme.U", "x.E"}),
     (Format.PROTOBUF, 'syntax="proto3"; package a.v1; message M { message N {} } enum E { X = 0; }',
      {"a.v1.M", "a.v1.E"}),
     (Format.PROTOBUF, '// package fake;\nmessage M { string s = 1 [(x) = "message Y {"]; }\n', {"M"}),
     (Format.JSONSCHEMA, '{"$id": "https://acme.example/c", "type": "object"}', {"https://acme.example/c"}),
     (Format.JSONSCHEMA, '{"type": "object"}', set()),
+    # an empty fragment names the same document
+    (Format.JSONSCHEMA, '{"$id": "https://acme.example/c#", "type": "object"}', {"https://acme.example/c"}),
+    (Format.JSONSCHEMA, '{"$id": "#", "type": "object"}', set()),
     (Format.AVRO, "{ not json", set()),
 ])
 def test_identities(fmt, text, expected):
@@ -50,3 +60,54 @@ def test_hostile_protobuf_text_is_scanned_in_one_pass(hostile):
     """Unclosed comments, quotes and braces: every token pattern matches once and moves on
     (a pattern that could fail after scanning to the end would make this quadratic)."""
     assert identities(Format.PROTOBUF, hostile + "\npackage p; message M {}") <= {"p.M"}
+
+
+LOOSE = '{"type": "object", "properties": {"id": {"type": "%s"}, "a": {"type": "string"}, "b": {"type": "string"}}}'
+OTHER = '{"type": "array", "items": {"enum": ["x", "y"]}, "minItems": 2}'
+
+
+@pytest.mark.parametrize("old,old_path,new,outcome", [
+    # no $id on either side, near-identical content: compared as a rename
+    (LOOSE % "integer", "s/c.schema.json", LOOSE % "string", "paired"),
+    # the old file had an $id, the new one dropped it: alike, so still followed
+    ('{"$id": "https://x/c", ' + (LOOSE % "integer")[1:], "s/c.schema.json", LOOSE % "string", "paired"),
+    # renamed out of the review (a .bak) rather than deleted: the same
+    (LOOSE % "integer", "s/c.schema.json.bak", LOOSE % "string", "paired"),
+    # no identity and unlike: whether it moved cannot be told, so the removal fails closed
+    (LOOSE % "integer", "s/c.schema.json", OTHER, "ambiguous"),
+    # both name their type, differently: a removal and an unrelated addition
+    ('{"$id": "https://x/a", "type": "string"}', "s/c.schema.json",
+     '{"$id": "https://x/b", "type": "string"}', "apart"),
+])
+def test_files_without_an_identity_are_paired_by_content_or_fail_closed(old, old_path, new, outcome):
+    gone = (change(old_path, old, old, FileStatus.RENAMED) if old_path.endswith(".bak")
+            else change(old_path, old, None, FileStatus.REMOVED))
+    if old_path.endswith(".bak"):
+        gone = replace(gone, previous_path="s/c.schema.json")
+    added = change("s/v2/c.schema.json", None, new, FileStatus.ADDED)
+    out = paired([gone, added], Config().classify)
+    if outcome == "paired":
+        (moved,) = out
+        assert (moved.previous_path, moved.base_text, moved.head_text) == ("s/c.schema.json", old, new)
+    elif outcome == "ambiguous":
+        assert [c.path for c in out] == [old_path, "s/v2/c.schema.json"]
+        assert 'added, one of them without a type name' in out[0].problem
+        assert out[1] == added
+    else:
+        assert out == [gone, added]
+
+
+def test_similarity_ignores_layout_and_list_positions():
+    fields = [{"name": n, "type": "int"} for n in "abcd"]
+    old = features(Format.AVRO, json.dumps({"type": "record", "name": "R", "fields": fields}, indent=4))
+    new = features(Format.AVRO, json.dumps({"type": "record", "name": "R", "fields": fields[1:]}))
+    assert similarity(old, new) == 8 / 10  # one field (two leaves) of ten gone, nothing shifted
+    assert similarity(features(Format.AVRO, "{ not json"), new) == 0
+
+
+def test_too_many_comparisons_fail_closed_instead(monkeypatch):
+    monkeypatch.setattr(moves, "MAX_COMPARISONS", 0)
+    gone = change("s/c.schema.json", LOOSE % "integer", None, FileStatus.REMOVED)
+    added = change("s/v2/c.schema.json", None, LOOSE % "string", FileStatus.ADDED)
+    first, second = paired([gone, added], Config().classify)
+    assert first.problem and second == added

@@ -1,0 +1,72 @@
+"""Issue 18, item 1: a type leaves the review and comes back broken. Each case is a pull request
+(base files, head changes: None deletes) that takes `com.acme.orders.Order` (or a type with a
+weak identity) out of the reviewed set and adds it elsewhere with `id` turned into a string and
+a field gone; the gate must fail, through the App (tests/security) and `schema-review review`
+(tests/bot). The re-added files are minified: they share no line with the old ones, so neither
+git nor GitHub lists a rename to follow."""
+from __future__ import annotations
+
+import json
+
+ORDER = {"type": "record", "name": "Order", "namespace": "com.acme.orders",
+         "fields": [{"name": "id", "type": "long"}, {"name": "total", "type": "double"},
+                    {"name": "note", "type": "string"}]}
+BROKEN = {**ORDER, "fields": [{"name": "id", "type": "string"}, {"name": "total", "type": "double"}]}
+REFUND = {"type": "record", "name": "Refund", "namespace": "com.acme.orders",
+          "fields": [{"name": "order", "type": "long"}]}
+SCHEMA = {"type": "object", "properties": {"id": {"type": "integer"}, "total": {"type": "number"},
+                                           "note": {"type": "string"}}, "required": ["id", "total"]}
+SCHEMA_BROKEN = {"type": "object", "properties": {"id": {"type": "string"}, "total": {"type": "number"}},
+                 "required": ["id", "total"]}
+UNRELATED = {"type": "object", "properties": {"sku": {"type": "string"}, "colour": {"enum": ["red"]}},
+             "required": ["sku"], "additionalProperties": False}
+
+
+def pretty(document) -> str:
+    return json.dumps(document, indent=2) + "\n"
+
+
+def minified(document) -> str:
+    return json.dumps(document, separators=(",", ":")) + "\n"
+
+
+def with_id(document, ident: str) -> dict:
+    return {"$id": ident, **document}
+
+
+OLD, NEW = "schemas/order.avsc", "schemas/v2/order.avsc"
+JSON_OLD, JSON_NEW = "schemas/order.schema.json", "schemas/v2/order.schema.json"
+# name -> (config or None, base files, head changes, a rule the review must report)
+CASES = {
+    "rename-to-bak": (None, {OLD: pretty(ORDER)},
+                      {OLD: None, OLD + ".bak": pretty(ORDER), NEW: minified(BROKEN)},
+                      "AVRO_TYPE_CHANGED"),
+    "move-under-exclude": ('exclude: ["schemas/archive/**"]\n', {OLD: pretty(ORDER)},
+                           {OLD: None, "schemas/archive/order.avsc": pretty(ORDER), NEW: minified(BROKEN)},
+                           "AVRO_TYPE_CHANGED"),
+    "move-outside-paths": ('paths:\n  avro: ["schemas/**/*.avsc"]\n', {OLD: pretty(ORDER)},
+                           {OLD: None, "legacy/order.avsc": pretty(ORDER), NEW: minified(BROKEN)},
+                           "AVRO_TYPE_CHANGED"),
+    "delete-and-re-add": (None, {OLD: pretty(ORDER)}, {OLD: None, NEW: minified(BROKEN)},
+                          "AVRO_TYPE_CHANGED"),
+    "avro-top-level-union": (None, {OLD: pretty([ORDER, REFUND])},
+                             {OLD: None, NEW: minified([BROKEN, REFUND])}, "AVRO_TYPE_CHANGED"),
+    "json-schema-without-id": (None, {JSON_OLD: pretty(SCHEMA)},
+                               {JSON_OLD: None, JSON_NEW: minified(SCHEMA_BROKEN)}, "JSONSCHEMA_TYPE_CHANGED"),
+    "id-with-trailing-hash": (None, {JSON_OLD: pretty(with_id(SCHEMA, "https://acme.example/order#"))},
+                              {JSON_OLD: None, JSON_NEW: minified(with_id(SCHEMA_BROKEN, "https://acme.example/order"))},
+                              "JSONSCHEMA_TYPE_CHANGED"),
+    "json-schema-without-id-renamed-to-bak": (
+        None, {JSON_OLD: pretty(SCHEMA)},
+        {JSON_OLD: None, JSON_OLD + ".bak": pretty(SCHEMA), JSON_NEW: minified(SCHEMA_BROKEN)},
+        "JSONSCHEMA_TYPE_CHANGED"),
+    # No identity and nothing alike: whether it moved cannot be told, so the removal fails closed.
+    "weak-identity-unlike": (None, {JSON_OLD: pretty(SCHEMA)},
+                             {JSON_OLD: None, JSON_NEW: minified(UNRELATED)}, "SCHEMA_NOT_REVIEWED"),
+}
+CONFIG_PATH = ".github/schema-review.yml"
+
+
+def base_files(case: str) -> dict[str, str]:
+    config, base, _head, _rule = CASES[case]
+    return {**base, **({CONFIG_PATH: config} if config else {})}
