@@ -39,7 +39,7 @@ MAX_COMPARISONS = 10_000
 MAX_DEPTH = 256  # JSON nesting walked for features (deeper is left out)
 AMBIGUOUS = ('it was removed and "{added}" added, one of them without a type name to follow '
              "(an Avro full name, a protobuf `package.Message`, a JSON Schema `$id`), and their "
-             "contents too unlike to call it a move")
+             "contents not found alike enough to call it a move")
 
 
 def identities(fmt: Format, text: str | bytes | None) -> frozenset[str]:
@@ -128,42 +128,57 @@ def paired(changes: list, classify: Callable) -> list:
     same format defines too (or, without identities, is alike: see the module's docstring)
     replaced by one renamed change from the first to the second; an ambiguous one is marked
     not reviewable (its `problem`)."""
-    removed = [_Side(c, classify(c.previous_path or c.path), c.base_text) for c in changes
-               if leaves_review(c, classify)]
-    added = [_Side(c, classify(c.path), c.head_text) for c in changes
-             if c.base_text is None and c.head_text is not None]
-    removed = [r for r in removed if r.fmt is not None]
-    added = [a for a in added if a.fmt is not None]
+    removed = [side for c in changes if leaves_review(c, classify)
+               if (side := _Side(c, classify(c.previous_path or c.path), c.base_text)).fmt is not None]
+    added = [side for c in changes if c.base_text is None and c.head_text is not None
+             if (side := _Side(c, classify(c.path), c.head_text)).fmt is not None]
     if not removed or not added:
         return changes
-    pairs: dict[int, tuple[_Side, _Side]] = {}  # id(removed change) -> the pair
+    pairs: list[tuple[_Side, _Side]] = []
     for gone in removed:  # by identity first: a shared type name is the strongest evidence
         new = next((a for a in added if not a.used and a.fmt is gone.fmt and gone.names & a.names), None)
         if new is not None:
-            pairs[id(gone.change)] = gone.pair(new)
-    weak = [(g, a) for g in removed for a in added if not g.used and not a.used and g.fmt is a.fmt
-            and not (g.names and a.names)]
-    problems: dict[int, str] = {}
-    if len(weak) <= MAX_COMPARISONS:
-        scored = sorted(((similarity(g.features, a.features), i) for i, (g, a) in enumerate(weak)),
-                        key=lambda item: -item[0])
-        for score, index in scored:
-            gone, new = weak[index]
+            pairs.append(gone.pair(new))
+    if _weak_candidates(removed, added) <= MAX_COMPARISONS:
+        scored = sorted(((similarity(g.features, a.features), i, g, a)
+                         for i, (g, a) in enumerate(_weak_pairs(removed, added))),
+                        key=lambda item: (-item[0], item[1]))
+        for score, _index, gone, new in scored:
             if score >= SIMILAR and not gone.used and not new.used:
-                pairs[id(gone.change)] = gone.pair(new)
-    for gone, new in weak:
-        if not gone.used and not new.used:
-            problems.setdefault(id(gone.change), AMBIGUOUS.format(added=new.change.path))
-    merged = {id(new.change): _renamed(gone.change, new.change) for gone, new in pairs.values()}
-    gone_ids = set(pairs)
+                pairs.append(gone.pair(new))
+    # An unpaired removal beside an unpaired addition that may be it: whether it moved is not known.
+    problems = {}
+    for gone, new in _weak_pairs(removed, added):
+        if id(gone.change) not in problems:
+            problems[id(gone.change)] = AMBIGUOUS.format(added=new.change.path)
+    merged = {id(new.change): _renamed(gone.change, new.change) for gone, new in pairs}
+    left = {id(gone.change) for gone, _new in pairs}  # each now the base of its addition
     out = []
     for c in changes:
-        if id(c) in gone_ids:
+        key = id(c)
+        if key in left:
             continue
-        if id(c) in problems:
-            c = replace(c, problem=c.problem or problems[id(c)])
-        out.append(merged.get(id(c), c))
+        if key in problems:
+            c = replace(c, problem=c.problem or problems[key])
+        out.append(merged.get(key, c))
     return out
+
+
+def _weak_pairs(removed: list[_Side], added: list[_Side]) -> Iterator[tuple[_Side, _Side]]:
+    """Unpaired removals and additions of one format, one of them without an identity."""
+    return ((g, a) for g in removed if not g.used for a in added
+            if not a.used and a.fmt is g.fmt and not (g.names and a.names))
+
+
+def _weak_candidates(removed: list[_Side], added: list[_Side]) -> int:
+    """How many _weak_pairs there are, counted without forming them (a pull request lists up
+    to 3,000 files)."""
+    unnamed, every = Counter(), Counter()
+    for a in added:
+        if not a.used:
+            every[a.fmt] += 1
+            unnamed[a.fmt] += not a.names
+    return sum(unnamed[g.fmt] if g.names else every[g.fmt] for g in removed if not g.used)
 
 
 class _Side:
