@@ -56,7 +56,8 @@ def identities(fmt: Format, text: str | bytes | None) -> frozenset[str]:
         return frozenset()
     if fmt is Format.JSONSCHEMA:
         # `https://x/order#` and `https://x/order` are one document (an empty fragment).
-        ident = urldefrag(data.get("$id"))[0] if isinstance(data, dict) and isinstance(data.get("$id"), str) else ""
+        ident = data.get("$id") if isinstance(data, dict) else None
+        ident = urldefrag(ident)[0] if isinstance(ident, str) else ""
         return frozenset({ident}) if ident else frozenset()
     # A top-level union defines its named members.
     return frozenset(filter(None, map(_avro_name, data if isinstance(data, list) else [data])))

@@ -26,7 +26,7 @@ AVRO = '{"type": "record", "name": "%s", "namespace": "acme", "fields": []}'
     (Format.JSONSCHEMA, '{"$id": "https://acme.example/c", "type": "object"}', {"https://acme.example/c"}),
     (Format.JSONSCHEMA, '{"type": "object"}', set()),
     # an empty fragment names the same document
-    (Format.JSONSCHEMA, '{"$id": "https://acme.example/c#", "type": "object"}', {"https://acme.example/c"}),
+    (Format.JSONSCHEMA, '{"$id": "https://x.example/c#", "type": "object"}', {"https://x.example/c"}),
     (Format.JSONSCHEMA, '{"$id": "#", "type": "object"}', set()),
     (Format.AVRO, "{ not json", set()),
 ])
@@ -62,7 +62,8 @@ def test_hostile_protobuf_text_is_scanned_in_one_pass(hostile):
     assert identities(Format.PROTOBUF, hostile + "\npackage p; message M {}") <= {"p.M"}
 
 
-LOOSE = '{"type": "object", "properties": {"id": {"type": "%s"}, "a": {"type": "string"}, "b": {"type": "string"}}}'
+LOOSE = ('{"type": "object", "properties": {"id": {"type": "%s"}, "a": {"type": "string"}, '
+         '"b": {"type": "string"}}}')
 OTHER = '{"type": "array", "items": {"enum": ["x", "y"]}, "minItems": 2}'
 
 
@@ -103,6 +104,9 @@ def test_similarity_ignores_layout_and_list_positions():
     new = features(Format.AVRO, json.dumps({"type": "record", "name": "R", "fields": fields[1:]}))
     assert similarity(old, new) == 8 / 10  # one field (two leaves) of ten gone, nothing shifted
     assert similarity(features(Format.AVRO, "{ not json"), new) == 0
+    proto = 'syntax = "proto3";\npackage a; // was b\nmessage M { string id = 1; }\n'
+    assert similarity(features(Format.PROTOBUF, proto),
+                      features(Format.PROTOBUF, proto.replace("// was b", "/* moved */"))) == 1
 
 
 def test_too_many_comparisons_fail_closed_instead(monkeypatch):
