@@ -75,9 +75,8 @@ def pull_requests(parent, info, states=None, orderBy=None, **page):
     """The repository's pull requests (forks' included: they are the base repository's), oldest
     first, or by `orderBy`."""
     repo, state = parent["_repo"], info.context.state
-    wanted = {s.lower() for s in states} if states else None
     found = [pr for (key, _), pr in sorted(state.pulls.items())
-             if key == repo.full_name.lower() and (wanted is None or pr.state in wanted)]
+             if key == repo.full_name.lower() and (not states or pr.graphql_state in states)]
     if orderBy and orderBy.get("direction") == "DESC":
         found.reverse()
     return connection([_pull(pr) for pr in found], "pullRequests", **page)
@@ -91,9 +90,21 @@ def pull_request(parent, info, number):
     return _pull(pr)
 
 
+def associated_pull_requests(parent, info, orderBy=None, **page):
+    """The merged pull request that brought the commit to its base; for a commit not on the
+    default branch, also the open ones that hold it. Oldest first, or by `orderBy`."""
+    state, repo, sha = info.context.state, parent["_repo"], parent["oid"]
+    on_default = repo.git.merge_base(sha, repo.sha(repo.default_branch)) == sha
+    found = [pr for (key, _), pr in sorted(state.pulls.items()) if key == repo.full_name.lower()
+             and (sha in pr.landed or (not on_default and pr.state == "open" and sha in pr.commits()))]
+    if orderBy and orderBy.get("direction") == "DESC":
+        found.reverse()
+    return connection([_pull(pr) for pr in found], "associatedPullRequests", **page)
+
+
 def _pull(pr) -> dict:
-    state = {"open": "OPEN", "closed": "CLOSED", "merged": "MERGED"}.get(pr.state, "OPEN")
-    return {"__typename": "PullRequest", "id": f"PR_emu{pr.id}", "number": pr.number, "state": state,
+    return {"__typename": "PullRequest", "id": f"PR_emu{pr.id}", "number": pr.number,
+            "state": pr.graphql_state, "merged": pr.merged, "mergedAt": pr.merged_at,
             "title": pr.title, "headRefOid": pr.head_sha, "baseRefOid": pr.base_sha,
             "headRefName": pr.head, "baseRefName": pr.base,
             "changedFiles": lambda _info: len(pr.files()),  # a diff: computed only when asked
