@@ -98,6 +98,11 @@ ASSOCIATED = """query($owner: String!, $name: String!, $ref: String!) {
 def test_a_merged_pull_request_is_associated_with_the_commits_it_brought(github, scenario, squash):
     """mergedAt is GitHub's clock (now), not the merged commits' dates; REST says the same."""
     repo, pull = scenario
+    open_ = post(github.graphql_url, github.issue_token("acme"), ASSOCIATED, owner="acme",
+                 name="contracts", ref="feature")["data"]["repository"]["object"]["history"]["nodes"]
+    # Not on the default branch yet: the open pull request that holds it, not merged.
+    assert open_[0]["associatedPullRequests"]["nodes"] == [
+        {"number": pull.number, "state": "OPEN", "merged": False, "mergedAt": None}]
     before = github.state.now()
     merge = github.merge_pull(pull, squash=squash)
     data = post(github.graphql_url, github.issue_token("acme"), ASSOCIATED, owner="acme",

@@ -93,13 +93,22 @@ def pull_request(parent, info, number):
 def associated_pull_requests(parent, info, orderBy=None, **page):
     """The merged pull request that brought the commit to its base; for a commit not on the
     default branch, also the open ones that hold it. Oldest first, or by `orderBy`."""
-    state, repo, sha = info.context.state, parent["_repo"], parent["oid"]
-    on_default = repo.git.merge_base(sha, repo.sha(repo.default_branch)) == sha
-    found = [pr for (key, _), pr in sorted(state.pulls.items()) if key == repo.full_name.lower()
-             and (sha in pr.landed or (not on_default and pr.state == "open" and sha in pr.commits()))]
+    ctx, repo, sha = info.context, parent["_repo"], parent["oid"]
+    found = [pr for (key, _), pr in sorted(ctx.state.pulls.items()) if key == repo.full_name.lower()
+             and (sha in pr.landed or (pr.state == "open" and sha in _off_default(ctx, pr)))]
     if orderBy and orderBy.get("direction") == "DESC":
         found.reverse()
     return connection([_pull(pr) for pr in found], "associatedPullRequests", **page)
+
+
+def _off_default(ctx, pr) -> frozenset[str]:
+    """An open pull request's commits that are not on the default branch, once per request (a
+    file's history asks about every commit in it)."""
+    key = ("off_default", pr.id)
+    if key not in ctx.memo:
+        git, default = pr.repo.git, pr.repo.sha(pr.repo.default_branch)
+        ctx.memo[key] = frozenset(git.text("rev-list", pr.head_sha, f"^{pr.base_sha}", f"^{default}").split())
+    return ctx.memo[key]
 
 
 def _pull(pr) -> dict:
