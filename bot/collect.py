@@ -15,6 +15,7 @@ from .blobs import Blob
 from .github import RepoClient
 from .review import FileChange, FileStatus
 from .schemaset import Listing, schema_sets, uses_sets, with_context
+from .since import Clock
 
 IMPORT = re.compile(r'^\s*import\s+(?:public\s+|weak\s+)?"([^"\n]+)"\s*;', re.MULTILINE)
 # Rounds of import fetching (imports of imports); each round is one GraphQL query.
@@ -31,7 +32,7 @@ class LazyHistory(Sequence):
     """A file's older versions, fetched only if needed (transitive mode, the deprecation and
     promotion windows, the migration calendar), for a batch of files at once."""
 
-    def __init__(self, fetch: Callable[[], list[tuple[str, str, str]]]):
+    def __init__(self, fetch: Callable[[], list[tuple[str, str, str, Clock]]]):
         self._fetch, self._items = fetch, None
 
     def _load(self) -> list:
@@ -144,7 +145,7 @@ class _Histories:
         self._known = known  # versions already fetched (the base's, when it last changed them)
         self._depth = max(HISTORY_DEPTH, config.transitive_versions)
 
-    def of(self, path: str) -> list[tuple[str, str, str]]:
+    def of(self, path: str) -> list[tuple[str, str, str, Clock]]:
         if path not in self._found:
             later = self._paths[self._paths.index(path) + 1:] if path in self._paths else []
             self._read([path, *[p for p in later if p not in self._found][:HISTORY_BATCH - 1]])
@@ -152,12 +153,12 @@ class _Histories:
 
     def _read(self, paths: list[str]) -> None:
         commits = self._repo.histories(paths, self._ref, self._depth)
-        wanted = [(sha, path) for path in paths for sha, _date in commits.get(path, ())]
+        wanted = [(sha, path) for path in paths for sha, *_when in commits.get(path, ())]
         missing = [key for key in wanted if key not in self._known]
         blobs = {**self._known, **(self._repo.blobs(missing) if missing else {})}
         for path in paths:
-            self._found[path] = [(sha, date, _text(blobs.get((sha, path))) or "")
-                                 for sha, date in commits.get(path, ())]
+            self._found[path] = [(sha, date, _text(blobs.get((sha, path))) or "", clock)
+                                 for sha, date, clock in commits.get(path, ())]
 
 
 def _imports(repo: RepoClient, roots: tuple[str, ...], blobs: dict, files) -> dict:

@@ -11,11 +11,11 @@ from rules import Finding, Format, Severity, Side
 
 from .config import DEPRECATION_WINDOW
 from .jsonwalk import objects
-from .since import History, States, aware, days as _days
+from .since import History, States, aware, days as _days, stamped
 
 TOO_SOON = ('"{path}" was deleted {when}; the deprecation window is {window} days, so it may '
             "be deleted from {until}.")
-SAME_DAY = "on the day it was marked deprecated ({since})"
+SAME_DAY = "on the day it was marked deprecated, {since}"
 DAYS_AFTER = "{days} after it was marked deprecated on {since}"
 # A protobuf field or enum value with options, `[deprecated = true]` among them, and the message
 # or enum around it. Both run in linear time on hostile text (the options stop at the next
@@ -45,7 +45,7 @@ def check(base: str, head: str, *, fmt: Format, file: str, history: History,
             continue
         days = (aware(now) - since).days
         until = since + timedelta(days=window_days)
-        day = since.date().isoformat()
+        day = stamped(since.date().isoformat(), marked.dated_by(name))
         when = SAME_DAY.format(since=day) if days < 1 else DAYS_AFTER.format(days=_days(days),
                                                                             since=day)
         message = TOO_SOON.format(path=path, when=when, window=window_days,

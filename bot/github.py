@@ -22,7 +22,9 @@ from .jobs import checkpoint
 from .metrics import GITHUB_CALLS, RATE_REMAINING
 from .records import derive_key
 from .render.markdown import clip, clip_title
+from .seen import parse_time
 from .settings import Settings
+from .since import Clock
 from .tokens import InstallationToken
 
 log = logging.getLogger("schema_review.github")
@@ -43,6 +45,10 @@ BLOB_QUERY = """query($owner: String!, $name: String!, {declarations}) {{
 }}"""
 # Aliased `history(path:)` lookups per GraphQL query: the calendar dates every file's versions.
 HISTORIES_PER_QUERY = 50
+# A version is dated when GitHub merged the pull request that brought it (its commit's date is
+# the author's to choose); a commit on the default branch has one such pull request, others may
+# list open ones too (no mergedAt).
+LANDED = "associatedPullRequests(first: 5) { nodes { mergedAt } }"
 HISTORY_QUERY = """query($owner: String!, $name: String!, $ref: String!, $first: Int!, {declarations}) {{
   repository(owner: $owner, name: $name) {{ object(expression: $ref) {{ ... on Commit {{ {selections} }} }} }}
 }}"""
@@ -314,9 +320,11 @@ class RepoClient:
         return other.file_text(f"refs/heads/{branch}", path)
 
     @_operation("histories", reads=True)
-    def histories(self, paths: Iterable[str], ref: str, limit: int) -> dict[str, list[tuple[str, str]]]:
-        """Path -> (sha, ISO date) of the newest `limit` (at most 100) commits on `ref` that
-        touched it; one GraphQL query per HISTORIES_PER_QUERY paths."""
+    def histories(self, paths: Iterable[str], ref: str,
+                  limit: int) -> dict[str, list[tuple[str, str, Clock]]]:
+        """Path -> (sha, ISO date, clock) of the newest `limit` (at most 100) commits on `ref`
+        that touched it, each dated by GitHub's merge of its pull request where it had one;
+        one GraphQL query per HISTORIES_PER_QUERY paths."""
         wanted, found = list(dict.fromkeys(paths)), {}
         for start in range(0, len(wanted), HISTORIES_PER_QUERY):
             chunk = wanted[start:start + HISTORIES_PER_QUERY]
@@ -325,12 +333,13 @@ class RepoClient:
             query = HISTORY_QUERY.format(
                 declarations=", ".join(f"$p{index}: String!" for index in range(len(chunk))),
                 selections=" ".join(f"h{index}: history(path: $p{index}, first: $first) "
-                                    "{ nodes { oid committedDate } }" for index in range(len(chunk))))
+                                    f"{{ nodes {{ oid committedDate {LANDED} }} }}"
+                                    for index in range(len(chunk))))
             data = self._graphql(query, variables)
             commit = ((data.get("data") or {}).get("repository") or {}).get("object") or {}
             for index, path in enumerate(chunk):
                 nodes = (commit.get(f"h{index}") or {}).get("nodes") or []
-                found[path] = [(node["oid"], node["committedDate"]) for node in nodes if node]
+                found[path] = [(node["oid"], *_landed(node)) for node in nodes if node]
         return found
 
     # --- check runs ----------------------------------------------------------------------------
@@ -487,6 +496,17 @@ def _posted(comment) -> review_query.Posted:
                                login=user.login if user else "", is_bot=bool(user and user.type == "Bot"),
                                created_at=comment.created_at.isoformat() if comment.created_at else "",
                                edited=comment.updated_at != comment.created_at)
+
+
+def _landed(commit: dict) -> tuple[str, Clock]:
+    """When the commit reached the branch: the latest merge of a pull request that brought it
+    (never a time in the author's favour), else the date its author gave it."""
+    pulls = (commit.get("associatedPullRequests") or {}).get("nodes") or []
+    merges = [(when, pull["mergedAt"]) for pull in pulls
+              if pull and (when := parse_time(pull.get("mergedAt") or ""))]
+    if merges:
+        return max(merges)[1], Clock.MERGED
+    return commit["committedDate"], Clock.COMMIT
 
 
 def _blob_query(owner: str, name: str, chunk: list[tuple[str, str]]) -> tuple[str, dict]:

@@ -11,7 +11,7 @@ from rules import Format
 from .config import Config
 from .elements import Element, elements
 from .promotion import promotable_from
-from .since import History, States, aware
+from .since import Clock, History, States, aware
 
 
 class Kind(enum.StrEnum):
@@ -32,11 +32,13 @@ class Migration:
     replacement: str | None = None
     new: bool = False
     bounded: bool = False  # the history read ends inside the run: `since` may be earlier still
+    clock: Clock | None = None  # whose clock dated `since`; None when it is not from history
 
     def to_json(self) -> dict:
         return {"file": self.file, "kind": self.kind.value, "element": self.element,
                 "since": self.since and self.since.isoformat(), "due": self.due and self.due.isoformat(),
-                "replacement": self.replacement, "new": self.new, "since_or_earlier": self.bounded}
+                "replacement": self.replacement, "new": self.new, "since_or_earlier": self.bounded,
+                "clock": self.clock and self.clock.value}
 
 
 def in_flight(text: str, *, file: str, fmt: Format, history: History, config: Config,
@@ -82,13 +84,13 @@ def _deprecation(path: str, current: dict[str, Element], versions: _Versions, *,
     start = versions.deprecated.start(path)
     if start is None and not len(history) and not added:
         return Migration(file, Kind.DEPRECATED, path, None, None)  # no history: cannot tell
-    bounded = False
+    bounded, clock = False, None
     if start is None:  # deprecated by this change
         since, new = today, True
         introduced = set(current) - history.holds(0) if len(history) else set()
     else:
         since, new = versions.deprecated.date(start).date(), False
-        bounded = versions.deprecated.bounded(path)
+        bounded, clock = versions.deprecated.bounded(path), versions.deprecated.clock(start)
         older = start + 1 < len(history)
         introduced = history.holds(start) - history.holds(start + 1) if older else set()
     # The replacement arrived with the deprecation, beside it, and is kept: a double-write.
@@ -97,8 +99,8 @@ def _deprecation(path: str, current: dict[str, Element], versions: _Versions, *,
     due = since + timedelta(days=window)
     if len(beside) == 1:
         return Migration(file, Kind.DOUBLE_WRITE, path, since, due, replacement=beside[0], new=new,
-                         bounded=bounded)
-    return Migration(file, Kind.DEPRECATED, path, since, due, new=new, bounded=bounded)
+                         bounded=bounded, clock=clock)
+    return Migration(file, Kind.DEPRECATED, path, since, due, new=new, bounded=bounded, clock=clock)
 
 
 def _promotion(path: str, versions: _Versions, *, file: str, now: datetime,
@@ -113,4 +115,7 @@ def _promotion(path: str, versions: _Versions, *, file: str, now: datetime,
                          promotable_from(now, window).date(), new=True)
     since = versions.optional.date(start)
     due = promotable_from(since, window)
-    return Migration(file, Kind.PROMOTION, path, since.date(), due.date()) if now < due else None
+    if now >= due:
+        return None
+    return Migration(file, Kind.PROMOTION, path, since.date(), due.date(),
+                     clock=versions.optional.clock(start))

@@ -8,7 +8,7 @@ from typing import Sequence
 from rules import Finding, Format, Severity
 
 from .elements import optional_paths
-from .since import History, States, aware, days
+from .since import Clock, History, States, aware, days, stamped
 
 # The engine's findings that say "an optional element became required", by format.
 PROMOTION_RULES = {
@@ -17,7 +17,7 @@ PROMOTION_RULES = {
     Format.PROTOBUF: "PROTO_REQUIRED_FIELD_CHANGED",  # `required` / LEGACY_REQUIRED
 }
 AVRO_NULL_BRANCH = "<null>"  # the engine's path of a union's null branch: `User.email<null>`
-TOO_SOON = (" It has been optional since {since} ({days}); the promotion window is {window} days, "
+TOO_SOON = (" It has been optional since {since}, {days}; the promotion window is {window} days, "
             "so it may become required from {until}.")
 PASSED = " Optional since {since}, {days}; producers that still omit it will now fail."
 # When the run reaches the oldest version read, the true start may be earlier still.
@@ -45,7 +45,7 @@ def stage(findings: Sequence[Finding], *, base: str, fmt: Format, history: Histo
             out.append(finding)
             continue
         out.append(_dated(finding, optional.since(element), window_days, aware(now),
-                          bounded=optional.bounded(element)))
+                          bounded=optional.bounded(element), clock=optional.dated_by(element)))
     return out
 
 
@@ -63,11 +63,11 @@ def promotable_from(since: datetime, window_days: int) -> datetime:
 
 
 def _dated(finding: Finding, since: datetime | None, window_days: int, now: datetime, *,
-           bounded: bool) -> Finding:
+           bounded: bool, clock: Clock | None) -> Finding:
     if since is None:
         return replace(finding, message=finding.message + UNKNOWN.format(window=window_days))
     until, age = promotable_from(since, window_days), days((now - since).days)
-    day = (AT_LEAST if bounded else "") + since.date().isoformat()
+    day = (AT_LEAST if bounded else "") + stamped(since.date().isoformat(), clock)
     if now < until:
         return replace(finding, message=finding.message + TOO_SOON.format(
             since=day, days=age, window=window_days, until=until.date().isoformat()))

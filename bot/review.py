@@ -19,6 +19,7 @@ from .diff_lines import parse_patch
 from .fingerprint import of as fingerprint_of
 from .render import check_run
 from .render.comments import place
+from .since import History
 from .stages import stage
 from .render.model import Comment, Conclusion, FileComment, FileReview, InlineComment
 
@@ -61,8 +62,9 @@ class FileChange:
     """One changed file: the files API's fields plus both versions' text, fetched by the caller.
 
     Texts may be bytes (checked for size, binary and UTF-8 here) or str; None when the version
-    does not exist. `history` is (sha, ISO date, text) of the file's versions on the base
-    branch, newest first, normally starting with the base itself; it may be empty.
+    does not exist. `history` is (sha, ISO date, text[, clock]) of the file's versions on the
+    base branch (bot/since.py), newest first, normally starting with the base itself; it may be
+    empty.
     """
 
     path: str
@@ -73,7 +75,7 @@ class FileChange:
     head_text: str | bytes | None = None
     base_imports: Mapping[str, str] = field(default_factory=dict)
     head_imports: Mapping[str, str] = field(default_factory=dict)
-    history: Sequence[tuple[str, str, str | bytes]] = ()
+    history: History = ()
     problem: str | None = None  # set by the caller when a version could not be fetched usably
     # The versions' git blob ids when known: the content's identity even when it was too large
     # to fetch (whole-file findings, and so overrides of them, are bound to it).
@@ -377,7 +379,7 @@ def _transitive(change: FileChange, classified: Classification, config: Config, 
     seen = {(f.rule, f.path, f.side) for f in findings}
     base_path = old.path
     older = [v for v in change.history if _bytes(v[2]) != _bytes(old.text)]
-    for sha, _date, text in older[:config.transitive_versions - 1]:
+    for sha, _date, text, *_clock in older[:config.transitive_versions - 1]:
         try:
             source = Source(base_path, rules.decode(base_path, _bytes(text)),
                             imports=change.base_imports)

@@ -1,11 +1,21 @@
 """Since when an element has been in the state it is in now, read from a file's history."""
 from __future__ import annotations
 
+import enum
 from datetime import datetime, timezone
 from typing import Callable, Hashable, Sequence
 
-# (sha, ISO date, text) of a file's versions on the base branch, newest first.
-History = Sequence[tuple[str, str, "str | bytes"]]
+
+class Clock(enum.StrEnum):
+    """Whose clock dated a version, said next to every date a window or the calendar shows."""
+
+    MERGED = "merged on GitHub"  # the App: when the pull request that brought it was merged
+    COMMIT = "commit date"  # the CLI, or a commit pushed without a pull request: the author's choice
+
+
+# (sha, ISO date, text[, clock]) of a file's versions on the base branch, newest first; a
+# version without a clock (the CLI's `git log`) is dated by its commit.
+History = Sequence["tuple[str, str, str | bytes] | tuple[str, str, str | bytes, Clock]"]
 
 
 class States:
@@ -28,6 +38,11 @@ class States:
         start = self.start(key)
         return None if start is None else self.date(start)
 
+    def dated_by(self, key: Hashable) -> Clock | None:
+        """Whose clock gave `since(key)`; None when there is no such date."""
+        start = self.start(key)
+        return None if start is None else self.clock(start)
+
     def start(self, key: Hashable) -> int | None:
         """The index of the oldest version of the newest unbroken run that holds `key`, or None."""
         start = None
@@ -47,6 +62,10 @@ class States:
     def date(self, index: int) -> datetime:
         return aware(datetime.fromisoformat(self._history[index][1]))
 
+    def clock(self, index: int) -> Clock:
+        version = self._history[index]
+        return Clock(version[3]) if len(version) > 3 else Clock.COMMIT
+
     def __len__(self) -> int:
         return len(self._history)
 
@@ -59,6 +78,11 @@ class States:
 
 def aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def stamped(day: str, clock: Clock) -> str:
+    """A date as shown to people, with the clock it came from: "2026-10-01 (merged on GitHub)"."""
+    return f"{day} ({clock})"
 
 
 def days(number: int) -> str:

@@ -4,10 +4,12 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..migrations import Kind, Migration
+from ..since import stamped
 from .escape import cell, code, text as prose
 
 HEADING = "### Migrations in flight"
-LEAD = "In the files this pull request touches; dates from the base branch's history."
+LEAD = ("In the files this pull request touches; dates from the base branch's history: when "
+        "GitHub merged the pull request that brought each version, else the commit's own date.")
 HEADER = "| File | Element | Migration | Since | From |\n|---|---|---|---|---|"
 MAX_ROWS = 15
 MORE = "…and {count} more: `schema-review lifecycle` lists them all."
@@ -28,6 +30,7 @@ def words(migration: Migration, *, quote=lambda name: f'"{name}"') -> tuple[str,
     else:
         since = migration.since.isoformat() if migration.since else UNKNOWN
         since = OR_EARLIER.format(since=since) if migration.bounded else since
+        since = stamped(since, migration.clock) if migration.clock else since
     due = DUE[migration.kind].format(due=migration.due.isoformat()) if migration.due else ""
     return what, since, due
 

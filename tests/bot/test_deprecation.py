@@ -4,6 +4,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from bot.deprecation import check, deleted_deprecated
+from bot.since import Clock
 from rules import Format, Severity, Side
 
 NOW = datetime(2025, 3, 20, 12, tzinfo=timezone.utc)
@@ -76,3 +77,19 @@ def test_window(history, window, expected_days):
     assert marked.isoformat() in finding.message
     assert (marked + timedelta(days=window)).isoformat() in finding.message
     assert finding.breaks == frozenset()
+
+
+@pytest.mark.parametrize("clock, days, said", [
+    (None, 5, "5 days after it was marked deprecated on 2025-03-15 (commit date)"),
+    (Clock.COMMIT, 5, "5 days after it was marked deprecated on 2025-03-15 (commit date)"),
+    (Clock.MERGED, 5, "5 days after it was marked deprecated on 2025-03-15 (merged on GitHub)"),
+    (Clock.MERGED, 0, "on the day it was marked deprecated, 2025-03-20 (merged on GitHub)"),
+])
+def test_the_finding_says_whose_clock_dated_the_deprecation(clock, days, said):
+    """GitHub's merge of the version's pull request, or the commit's own date (a version
+    without a clock is the CLI's `git log`)."""
+    history = [(*version, clock) if clock else version
+               for version in _history((0, True), (days, True), (30, False))]
+    [finding] = check(PROTO_BASE, PROTO_HEAD, fmt=Format.PROTOBUF, file="o.proto", history=history,
+                      window_days=14, now=NOW, severity=Severity.WARNING)
+    assert said in finding.message

@@ -52,7 +52,7 @@ def test_json_lists_every_migration_in_flight(capsys, repo):
     assert found["schemas/user.json", "$.fax"] == {
         "file": "schemas/user.json", "kind": "double-write", "element": "$.fax",
         "since": "2026-11-27", "due": "2026-12-11", "replacement": "$.faxNumber", "new": False,
-        "since_or_earlier": False}
+        "since_or_earlier": False, "clock": "commit date"}
     assert (found["proto/order.proto", "Order.note"]["kind"],
             found["proto/order.proto", "Order.note"]["due"]) == ("pending promotion", "2027-01-31")
     # Deprecated in the oldest version read: older ones might hold it too, so "or earlier".
@@ -65,12 +65,12 @@ def test_text_groups_by_file_and_shows_hostile_names_safely(capsys, repo):
     assert code == 0 and "\x1b" not in out
     assert out.splitlines() == [
         "proto/order.proto",
-        "  Order.note: optional, pending promotion to required, since 2026-11-02; promotable from 2027-01-31",
+        "  Order.note: optional, pending promotion to required, since 2026-11-02 (commit date); promotable from 2027-01-31",
         "schemas/e\\x1b[2J.json",
-        "  $.old: deprecated, since 2026-12-01 or earlier; removable from 2026-12-15",
+        "  $.old: deprecated, since 2026-12-01 or earlier (commit date); removable from 2026-12-15",
         "schemas/user.json",
-        '  $.fax: double-write, replaced by "$.faxNumber", since 2026-11-27; old one removable from 2026-12-11',
-        "  $.faxNumber: optional, pending promotion to required, since 2026-11-27; promotable from 2027-02-25"]
+        '  $.fax: double-write, replaced by "$.faxNumber", since 2026-11-27 (commit date); old one removable from 2026-12-11',
+        "  $.faxNumber: optional, pending promotion to required, since 2026-11-27 (commit date); promotable from 2027-02-25"]
 
 
 def test_an_older_ref_and_the_schema_review_command(capsys, repo):

@@ -8,6 +8,7 @@ from bot.config import Config
 from bot.migrations import Kind, in_flight
 from bot.render.calendar import MAX_ROWS
 from bot.render.escape import code
+from bot.since import Clock
 from bot.review import FileChange, FileStatus, review
 from rules import Format
 
@@ -25,9 +26,10 @@ STRING = {"type": "string"}
 OLD = {"type": "string", "deprecated": True}
 
 
-def versions(*pairs):
-    """(days ago, text) pairs, newest first, as a history."""
-    return [(f"{i:040x}", (NOW - timedelta(days=days)).isoformat(), text)
+def versions(*pairs, clock=None):
+    """(days ago, text) pairs, newest first, as a history; each version dated by `clock` (None:
+    no clock given, as the CLI's `git log` reads them)."""
+    return [(f"{i:040x}", (NOW - timedelta(days=days)).isoformat(), text, *([clock] if clock else []))
             for i, (days, text) in enumerate(pairs)]
 
 
@@ -99,12 +101,16 @@ def test_double_writes_in_every_format(fmt, text, old):
         "User.fax", "User." + ("fax_number" if fmt is Format.PROTOBUF else "faxNumber"), TODAY - timedelta(days=3))
 
 
-def test_the_summary_ends_with_the_calendar_escaped():
+@pytest.mark.parametrize("clock, said", [
+    (None, "commit date"), (Clock.COMMIT, "commit date"), (Clock.MERGED, "merged on GitHub")])
+def test_the_summary_ends_with_the_calendar_escaped(clock, said):
+    """Each date says whose clock it is: GitHub's merge of the version's pull request, or the
+    commit's own date (the CLI's, or a commit pushed without a pull request)."""
     hostile = "x|`<!--@team"
     base = schema(fax=STRING, email=STRING)
     head = schema(fax=OLD, email=STRING, **{hostile: STRING})
     change = FileChange(path="user.schema.json", status=FileStatus.MODIFIED, base_text=base,
-                        head_text=head, history=versions((50, base), (80, schema(fax=STRING))))
+                        head_text=head, history=versions((50, base), (80, schema(fax=STRING)), clock=clock))
     summary = review([change], Config(), now=NOW).summary
     calendar = summary[summary.index("### Migrations in flight"):]
     assert summary.endswith(calendar)  # the last section
@@ -114,7 +120,7 @@ def test_the_summary_ends_with_the_calendar_escaped():
     assert f"| double-write, replaced by {replaced} | this change " \
            f"| old one removable from {(TODAY + timedelta(days=14)).isoformat()} |" in rows[1]
     assert "<!--" not in calendar and "x\\|`" in calendar
-    assert f"| {(TODAY - timedelta(days=50)).isoformat()} | promotable from " \
+    assert f"| {(TODAY - timedelta(days=50)).isoformat()} ({said}) | promotable from " \
            f"{(TODAY + timedelta(days=40)).isoformat()} |" in calendar
 
 

@@ -45,7 +45,7 @@ def test_promotion_after_the_window_is_a_warning(fmt):
     result, finding = promote(fmt, history(fmt, 3, 94))
     assert finding.severity is Severity.WARNING
     assert finding.message.endswith(
-        " Optional since 2026-08-30, 94 days; producers that still omit it will now fail.")
+        " Optional since 2026-08-30 (commit date), 94 days; producers that still omit it will now fail.")
     assert result.conclusion is Conclusion.SUCCESS
 
 
@@ -53,7 +53,7 @@ def test_promotion_after_the_window_is_a_warning(fmt):
 def test_promotion_before_the_window_stays_an_error_naming_the_date(fmt):
     result, finding = promote(fmt, history(fmt, 3, 10))
     assert finding.severity is Severity.ERROR
-    assert finding.message.endswith(" It has been optional since 2026-11-22 (10 days); the "
+    assert finding.message.endswith(" It has been optional since 2026-11-22 (commit date), 10 days; the "
                                     "promotion window is 90 days, so it may become required "
                                     "from 2027-02-20.")
     assert result.conclusion is Conclusion.FAILURE
@@ -77,10 +77,10 @@ def test_optional_in_every_version_read_is_dated_at_least(fmt):
     the date is the latest it can be, and said to be so."""
     _result, finding = promote(fmt, history(fmt, 3, 120)[:-1])
     assert finding.severity is Severity.WARNING
-    assert " Optional since at least 2026-08-04, 120 days;" in finding.message
+    assert " Optional since at least 2026-08-04 (commit date), 120 days;" in finding.message
     _result, finding = promote(fmt, history(fmt, 3, 60)[:-1])
     assert finding.severity is Severity.ERROR
-    assert "optional since at least 2026-10-03 (60 days)" in finding.message
+    assert "optional since at least 2026-10-03 (commit date), 60 days;" in finding.message
 
 
 @pytest.mark.parametrize("fmt", list(Format))
@@ -97,7 +97,7 @@ def test_an_optional_run_broken_in_history_counts_from_its_last_start():
                 ("2" * 40, (NOW - timedelta(days=60)).isoformat(), version(fmt, "required")),
                 ("3" * 40, (NOW - timedelta(days=200)).isoformat(), version(fmt, "optional"))]
     _result, finding = promote(fmt, versions)
-    assert finding.severity is Severity.ERROR and "since 2026-11-12 (20 days)" in finding.message
+    assert finding.severity is Severity.ERROR and "since 2026-11-12 (commit date), 20 days;" in finding.message
 
 
 def test_a_field_added_as_required_is_not_staged():

@@ -31,7 +31,7 @@ def promote(tmp_path, capsys, days_optional: int):
 def test_promoting_a_field_optional_for_100_days_passes_with_a_warning(tmp_path, capsys):
     code, data, finding = promote(tmp_path, capsys, 100)
     assert (code, data["conclusion"], finding["severity"]) == (0, "success", "warning")
-    assert "Optional since 2026-08-24, 100 days; producers that still omit it will now fail." \
+    assert "Optional since 2026-08-24 (commit date), 100 days; producers that still omit it will now fail." \
         in finding["message"]
 
 
@@ -55,4 +55,4 @@ def test_a_shallow_clone_dates_the_field_no_earlier_than_its_oldest_commit(tmp_p
     [finding] = [f for f in json.loads(capsys.readouterr().out)["findings"]
                  if f["rule"] == "JSONSCHEMA_PROPERTY_MADE_REQUIRED"]
     assert (code, finding["severity"]) == (1, "error")
-    assert "optional since at least 2026-11-22 (10 days)" in finding["message"]
+    assert "optional since at least 2026-11-22 (commit date), 10 days;" in finding["message"]

@@ -1,4 +1,5 @@
 """GraphQL: one aliased object(expression:) per file, and minimizeComment on review comments."""
+import pytest
 import requests
 
 from .conftest import NEW_SCHEMA, client_for
@@ -83,3 +84,37 @@ def test_a_commits_root_tree_lists_entries_with_paths_from_the_root(github, scen
     assert [e["path"] for e in schemas["object"]["entries"]] == rest == [
         e["path"] for e in data["dir"]["entries"]]
     assert {(e["type"], e["object"]["__typename"]) for e in schemas["object"]["entries"]} == {("blob", "Blob")}
+
+
+ASSOCIATED = """query($owner: String!, $name: String!, $ref: String!) {
+  repository(owner: $owner, name: $name) { object(expression: $ref) { ... on Commit {
+    history(first: 10, path: "schemas/user.avsc") { nodes { oid committedDate
+      associatedPullRequests(first: 5) { nodes { number state merged mergedAt } } } }
+  } } }
+}"""
+
+
+@pytest.mark.parametrize("squash", [False, True])
+def test_a_merged_pull_request_is_associated_with_the_commits_it_brought(github, scenario, squash):
+    """mergedAt is GitHub's clock (now), not the merged commits' dates; REST says the same."""
+    repo, pull = scenario
+    open_ = post(github.graphql_url, github.issue_token("acme"), ASSOCIATED, owner="acme",
+                 name="contracts", ref="feature")["data"]["repository"]["object"]["history"]["nodes"]
+    # Not on the default branch yet: the open pull request that holds it, not merged.
+    assert open_[0]["associatedPullRequests"]["nodes"] == [
+        {"number": pull.number, "state": "OPEN", "merged": False, "mergedAt": None}]
+    before = github.state.now()
+    merge = github.merge_pull(pull, squash=squash)
+    data = post(github.graphql_url, github.issue_token("acme"), ASSOCIATED, owner="acme",
+                name="contracts", ref="main")
+    nodes = data["data"]["repository"]["object"]["history"]["nodes"]
+    merged = {"number": pull.number, "state": "MERGED", "merged": True, "mergedAt": pull.merged_at}
+    assert pull.merged_at >= before and repo.sha("main") == merge
+    # A merge commit leaves the pull request's own commit in the file's history; a squash
+    # replaces it with the commit GitHub made. Either is associated with the pull request.
+    assert nodes[0]["oid"] == (merge if squash else repo.sha("feature"))
+    assert nodes[0]["associatedPullRequests"]["nodes"] == [merged]
+    assert nodes[1]["associatedPullRequests"]["nodes"] == []  # pushed straight to main
+    rest = client_for(github, repo).get_repo("acme/contracts").get_pull(pull.number)
+    assert (rest.state, rest.merged, rest.merge_commit_sha) == ("closed", True, merge)
+    assert github.violations == [] and github.response_violations == []

@@ -25,6 +25,7 @@ check_responses=True)``):
   state       create_repo(owner, name, files, *, default_branch="main", message=...) -> Repo,
               repo(owner, name) -> Repo, open_pull(owner, name, head, base, title, *,
               user="octocat", body="", draft=False) -> PullRequest, pull(owner, name, number),
+              merge_pull(pull, *, squash=False) -> merge sha (mergedAt: now, GitHub's clock),
               set_permission(owner, name, username, permission, role_name=None),
               set_team_member(org, team_slug, username, *, role="member", state="active"),
               add_issue_comment(pull, body, *, user="octocat", user_type="User") -> IssueComment,
@@ -44,7 +45,8 @@ check_responses=True)``):
 Repo: owner, name, full_name, id, installation_id, default_branch, git (GitStore),
   commit(branch, files, message="Update", *, author_date=None, base=None) -> sha
   (files: {path: str | bytes | None}, None deletes), sha(ref), read(ref, path) -> bytes | None.
-PullRequest: number, head, base, title, user, head_sha, base_sha, merge_base, files(), commits().
+PullRequest: number, head, base, title, user, head_sha, base_sha, merge_base, files(), commits(),
+  merged, merged_at, merge_commit_sha.
 
 Every REST request is routed through GitHub's OpenAPI subset (<repo>/../shared/github/) and
 validated with openapi-core: an invalid request gets 400/422 and lands in ``violations``; a path

@@ -133,6 +133,12 @@ class GitHubEmulator(Inspection):
             return self.state.add_pull(self.repo(owner, name), head=head, base=base, title=title,
                                        user=user, body=body, draft=draft)
 
+    def merge_pull(self, pull: PullRequest, *, squash: bool = False) -> str:
+        """Merge `pull` into its base now (a merge commit, or a squash); the commit's sha. Its
+        `mergedAt` is GitHub's clock, whatever dates the merged commits carry."""
+        with self.state.lock:
+            return self.state.merge_pull(pull, squash=squash)
+
     def pull(self, owner: str, name: str, number: int) -> PullRequest:
         return self.state.pull(self.repo(owner, name), number)
 

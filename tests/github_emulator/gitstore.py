@@ -110,12 +110,27 @@ class GitStore:
                 lines.append(f"{FILE_MODE} {blob}\t{path}")
             self.run("update-index", "--index-info", stdin="\n".join(lines).encode() + b"\n", env=env)
             tree = self.run("write-tree", env=env).decode().strip()
-        date = _iso(author_date) or _iso(datetime.now(timezone.utc))
+        parents = ((parent,) if parent else ()) + tuple(merged)
+        return self._commit_tree(branch, tree, parents, message, date=author_date)
+
+    def merge(self, branch: str, head: str, message: str, *, squash: bool = False) -> str:
+        """Merge `head` into `branch` as GitHub's merge button does, dated now: a merge commit
+        (both parents), or a squash (the merged tree on the branch's tip alone)."""
+        tip = self.branch_sha(branch)
+        tree = self.run("merge-tree", "--write-tree", tip, head, check=False).decode().split("\n")[0]
+        if not tree or self.object_type(tree) != "tree":
+            raise GitError(f"cannot merge {head} into {branch} without conflicts")
+        return self._commit_tree(branch, tree, (tip,) if squash else (tip, head), message, date=None)
+
+    def _commit_tree(self, branch: str, tree: str, parents: tuple[str, ...], message: str, *,
+                     date: datetime | str | None) -> str:
+        """A commit of `tree` (author and committer dated `date`, else now) as `branch`'s tip."""
+        date = _iso(date) or _iso(datetime.now(timezone.utc))
         people = {"GIT_AUTHOR_NAME": AUTHOR_NAME, "GIT_AUTHOR_EMAIL": AUTHOR_EMAIL,
                   "GIT_COMMITTER_NAME": AUTHOR_NAME, "GIT_COMMITTER_EMAIL": AUTHOR_EMAIL,
                   "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date}
-        parents = [flag for sha in ((parent,) if parent else ()) + tuple(merged) for flag in ("-p", sha)]
-        sha = self.run("commit-tree", tree, *parents, "-m", message, env=people).decode().strip()
+        flags = [flag for sha in parents for flag in ("-p", sha)]
+        sha = self.run("commit-tree", tree, *flags, "-m", message, env=people).decode().strip()
         old = self.branch_sha(branch) or ZERO_SHA
         self.run("update-ref", f"refs/heads/{branch}", sha, old)
         return sha

@@ -1,6 +1,6 @@
 """The slice of GitHub's GraphQL API the bot uses: one query for a pull request's review state
-(the pull request, its conversation and review threads, the head's check runs, blobs), and
-minimizeComment. Field names and types follow GitHub's public schema."""
+(the pull request, its conversation and review threads, the head's check runs, blobs), a file's
+history with the pull requests that merged each commit, and minimizeComment. Field names and types follow GitHub's public schema."""
 from __future__ import annotations
 
 from graphql import GraphQLError, build_schema, graphql_sync
@@ -37,7 +37,7 @@ type PullRequestReviewThreadConnection {
 }
 enum PullRequestState { OPEN CLOSED MERGED }
 type PullRequest implements Node {
-  id: ID! number: Int! state: PullRequestState! title: String!
+  id: ID! number: Int! state: PullRequestState! title: String! merged: Boolean! mergedAt: DateTime
   headRefOid: GitObjectID! baseRefOid: GitObjectID! headRefName: String! baseRefName: String!
   changedFiles: Int! author: Actor
   comments(first: Int, last: Int, after: String, before: String): IssueCommentConnection!
@@ -76,7 +76,11 @@ type Commit implements Node & GitObject {
   id: ID! oid: GitObjectID! abbreviatedOid: String! message: String! committedDate: DateTime!
   checkSuites(first: Int, last: Int, after: String, before: String, filterBy: CheckSuiteFilter): CheckSuiteConnection
   history(first: Int, path: String): CommitHistoryConnection!
+  associatedPullRequests(first: Int, last: Int, after: String, before: String,
+                         orderBy: PullRequestOrder = {field: CREATED_AT, direction: ASC}): PullRequestConnection
 }
+enum PullRequestOrderField { CREATED_AT UPDATED_AT }
+input PullRequestOrder { field: PullRequestOrderField! direction: OrderDirection! }
 type CommitHistoryConnection { totalCount: Int! pageInfo: PageInfo! nodes: [Commit] }
 type Repository implements Node {
   id: ID! name: String! nameWithOwner: String!
@@ -142,6 +146,7 @@ def _build():
     schema.get_type("PullRequestReviewThread").fields["comments"].resolve = review_state.thread_comments
     schema.get_type("Commit").fields["checkSuites"].resolve = review_state.check_suites
     schema.get_type("Commit").fields["history"].resolve = _history
+    schema.get_type("Commit").fields["associatedPullRequests"].resolve = review_state.associated_pull_requests
     schema.get_type("Tree").fields["entries"].resolve = _entries
     schema.get_type("CheckSuite").fields["checkRuns"].resolve = review_state.check_runs
     mutation["minimizeComment"].resolve = _minimize

@@ -56,6 +56,8 @@ class Ctx:
     body: Any
     token: Token | None  # installation token, None for App JWT calls
     headers: dict[str, str] = field(default_factory=dict)
+    # What a request works out once however often it asks (the state lock is held throughout).
+    memo: dict[Any, Any] = field(default_factory=dict)
 
     def repo(self, owner: str, name: str) -> Repo:
         repo = self.state.repo(owner, name)

@@ -70,6 +70,19 @@ class PullRequest:
     draft: bool = False
     labels: list[str] = field(default_factory=list)
     id: int = 0
+    # Set by a merge (GitHubEmulator.merge_pull): GitHub's time, the commit it made, and the
+    # commits it brought to the base (each is then associated with this pull request).
+    merged_at: str | None = None
+    merge_commit_sha: str | None = None
+    landed: tuple[str, ...] = ()
+
+    @property
+    def merged(self) -> bool:
+        return self.merged_at is not None
+
+    @property
+    def graphql_state(self) -> str:
+        return "MERGED" if self.merged else self.state.upper()
 
     @property
     def head_sha(self) -> str:

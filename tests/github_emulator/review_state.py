@@ -75,9 +75,8 @@ def pull_requests(parent, info, states=None, orderBy=None, **page):
     """The repository's pull requests (forks' included: they are the base repository's), oldest
     first, or by `orderBy`."""
     repo, state = parent["_repo"], info.context.state
-    wanted = {s.lower() for s in states} if states else None
     found = [pr for (key, _), pr in sorted(state.pulls.items())
-             if key == repo.full_name.lower() and (wanted is None or pr.state in wanted)]
+             if key == repo.full_name.lower() and (not states or pr.graphql_state in states)]
     if orderBy and orderBy.get("direction") == "DESC":
         found.reverse()
     return connection([_pull(pr) for pr in found], "pullRequests", **page)
@@ -91,9 +90,30 @@ def pull_request(parent, info, number):
     return _pull(pr)
 
 
+def associated_pull_requests(parent, info, orderBy=None, **page):
+    """The merged pull request that brought the commit to its base; for a commit not on the
+    default branch, also the open ones that hold it. Oldest first, or by `orderBy`."""
+    ctx, repo, sha = info.context, parent["_repo"], parent["oid"]
+    found = [pr for (key, _), pr in sorted(ctx.state.pulls.items()) if key == repo.full_name.lower()
+             and (sha in pr.landed or (pr.state == "open" and sha in _off_default(ctx, pr)))]
+    if orderBy and orderBy.get("direction") == "DESC":
+        found.reverse()
+    return connection([_pull(pr) for pr in found], "associatedPullRequests", **page)
+
+
+def _off_default(ctx, pr) -> frozenset[str]:
+    """An open pull request's commits that are not on the default branch, once per request (a
+    file's history asks about every commit in it)."""
+    key = ("off_default", pr.id)
+    if key not in ctx.memo:
+        git, default = pr.repo.git, pr.repo.sha(pr.repo.default_branch)
+        ctx.memo[key] = frozenset(git.text("rev-list", pr.head_sha, f"^{pr.base_sha}", f"^{default}").split())
+    return ctx.memo[key]
+
+
 def _pull(pr) -> dict:
-    state = {"open": "OPEN", "closed": "CLOSED", "merged": "MERGED"}.get(pr.state, "OPEN")
-    return {"__typename": "PullRequest", "id": f"PR_emu{pr.id}", "number": pr.number, "state": state,
+    return {"__typename": "PullRequest", "id": f"PR_emu{pr.id}", "number": pr.number,
+            "state": pr.graphql_state, "merged": pr.merged, "mergedAt": pr.merged_at,
             "title": pr.title, "headRefOid": pr.head_sha, "baseRefOid": pr.base_sha,
             "headRefName": pr.head, "baseRefName": pr.base,
             "changedFiles": lambda _info: len(pr.files()),  # a diff: computed only when asked

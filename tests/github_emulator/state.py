@@ -84,6 +84,15 @@ class State:
         self.pulls[(repo.full_name.lower(), number)] = pull
         return pull
 
+    def merge_pull(self, pull: PullRequest, *, squash: bool = False) -> str:
+        """Merge the pull request now, as GitHub does; the merge commit's sha."""
+        landed = tuple(pull.commits())  # the head's commits the base did not have yet
+        sha = pull.repo.git.merge(pull.base, pull.head_sha, f"Merge pull request #{pull.number} "
+                                  f"from {pull.head}", squash=squash)
+        pull.state, pull.merged_at, pull.merge_commit_sha = "closed", self.now(), sha
+        pull.landed = (*landed, sha)
+        return sha
+
     def pull(self, repo: Repo, number: int) -> PullRequest | None:
         return self.pulls.get((repo.full_name.lower(), number))
 

@@ -3,12 +3,15 @@ promotion windows, the migration calendar."""
 import collections
 from datetime import datetime, timedelta, timezone
 
+import pytest
+
 from tests.integration.test_review_flow import AVRO_BASE, JSON_BASE, PROTO_BASE, open_pull, review_of
 
 NO_PHONE = JSON_BASE.replace(',\n    "phone": {"type": "string"}', "")
 PHONE_REQUIRED = JSON_BASE.replace('"required": ["id"]', '"required": ["id", "phone"]')
 DEPRECATED = PROTO_BASE.replace("string note = 2;", "string note = 2 [deprecated = true];")
 RESERVED = PROTO_BASE.replace("  string note = 2;\n", "  reserved 2;\n  reserved \"note\";\n")
+TOTAL_DEPRECATED = DEPRECATED.replace("int64 total = 3;", "int64 total = 3 [deprecated = true];")
 
 
 def test_deleting_a_field_deprecated_three_days_ago_warns_about_the_window(github, app_url):
@@ -20,7 +23,46 @@ def test_deleting_a_field_deprecated_three_days_ago_warns_about_the_window(githu
     run = review_of(github, app_url, repo, pull)
     assert run.conclusion == "success"  # reserved correctly: only the window warns
     assert "SCHEMA_DEPRECATION_WINDOW" in run.output["summary"]
-    assert "3 days after it was marked deprecated" in run.output["summary"]
+    # Pushed straight to main, no pull request merged it: the commit's own date, and said so.
+    marked = three_days_ago.date().isoformat()
+    assert f"3 days after it was marked deprecated on {marked} (commit date)" in run.output["summary"]
+
+
+def _backdated_deprecation(github, name, *, squash):
+    """`note` deprecated by a commit its author dated 60 days ago (author and committer dates),
+    brought to main by a pull request merged today."""
+    repo = github.create_repo("acme", name, {"proto/order.proto": PROTO_BASE})
+    repo.commit("deprecate", {"proto/order.proto": DEPRECATED}, "Deprecate note", base="main",
+                author_date=datetime.now(timezone.utc) - timedelta(days=60))
+    github.merge_pull(github.open_pull(repo.owner, repo.name, "deprecate", "main", "Deprecate note"),
+                      squash=squash)
+    return repo
+
+
+@pytest.mark.parametrize("squash", [False, True], ids=["merge-commit", "squash"])
+def test_a_backdated_deprecation_is_dated_by_the_merge_of_its_pull_request(github, app_url, squash):
+    """Deleting the field today is inside the window GitHub's clock gives, whatever date the
+    author wrote into the commit; the finding says which clock it used."""
+    repo = _backdated_deprecation(github, f"backdated-{squash}", squash=squash)
+    repo.commit("feature", {"proto/order.proto": RESERVED}, "Remove note", base="main")
+    pull = github.open_pull(repo.owner, repo.name, "feature", "main", "Remove note")
+    run = review_of(github, app_url, repo, pull)
+    today = datetime.now(timezone.utc).date()
+    assert "SCHEMA_DEPRECATION_WINDOW" in run.output["summary"]
+    assert (f"on the day it was marked deprecated, {today.isoformat()} (merged on GitHub); the "
+            f"deprecation window is 14 days, so it may be deleted from "
+            f"{(today + timedelta(days=14)).isoformat()}") in run.output["summary"]
+
+
+def test_the_calendar_dates_a_backdated_deprecation_by_the_merge_of_its_pull_request(github, app_url):
+    repo = _backdated_deprecation(github, "backdated-calendar", squash=False)
+    repo.commit("feature", {"proto/order.proto": TOTAL_DEPRECATED}, "Deprecate total", base="main")
+    pull = github.open_pull(repo.owner, repo.name, "feature", "main", "Deprecate total")
+    calendar = review_of(github, app_url, repo, pull).output["summary"].split("### Migrations in flight", 1)[1]
+    today = datetime.now(timezone.utc).date()
+    assert (f"| `Order.note` | deprecated | {today.isoformat()} (merged on GitHub) | removable from "
+            f"{(today + timedelta(days=14)).isoformat()} |") in calendar
+    assert "| `Order.total` | deprecated | this change |" in calendar
 
 
 def test_deleting_a_long_deprecated_field_is_quiet(github, app_url):
@@ -73,7 +115,7 @@ def test_promoting_a_field_optional_for_100_days_passes_with_a_warning(github, a
     assert run.conclusion == "success"
     since = (datetime.now(timezone.utc) - timedelta(days=100)).date().isoformat()
     assert "JSONSCHEMA_PROPERTY_MADE_REQUIRED" in run.output["summary"]
-    assert f"Optional since {since}, 100 days; producers that still omit it will now fail." \
+    assert f"Optional since {since} (commit date), 100 days; producers that still omit it will now fail." \
         in run.output["summary"]
 
 
