@@ -7,6 +7,11 @@ from typing import Callable
 from rules.limits import MAX_SCHEMA_BYTES
 
 BLOB_FIELDS = "... on Blob { text isTruncated isBinary byteSize oid }"
+# A symbolic link's blob is its target's path: never a schema, never followed (SECURITY.md).
+LINKED = ("the {side} version is a symbolic link, which schema-review never follows: schema "
+          "files must be regular files")
+LINKED_IMPORT = ('the import "{name}" is a symbolic link, which schema-review never follows: '
+                 "imported files must be regular files")
 
 
 @dataclass(frozen=True)

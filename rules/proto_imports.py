@@ -22,10 +22,10 @@ def closure(text: bytes | None, find: Callable[[str], bytes | None],
             limit: int = MAX_PROTO_FILES) -> dict[str, str]:
     """Import path as written -> text, for every file `text` imports, transitively; `find`
     gives a file's bytes, or None when there is none (protoc then names the missing import).
-    One file more than `limit` is kept, so that the compiler reports the excess."""
+    At most `limit` files: the compiler refuses that many (limits.MAX_PROTO_FILES), not fewer."""
     found: dict[str, str] = {}
     pending = list(PROTO_IMPORT.findall(text or b""))
-    while pending and len(found) <= limit:
+    while pending and len(found) < limit:
         name = pending.pop().decode("utf-8", "replace")
         if name in found or name.startswith(WELL_KNOWN):
             continue
