@@ -11,7 +11,7 @@ from rules.limits import MAX_SCHEMA_BYTES
 from rules.protobuf import bufyaml
 
 from .config import Config
-from .blobs import Blob
+from .blobs import LINKED, LINKED_IMPORT, Blob
 from .github import RepoClient
 from .review import FileChange, FileStatus
 from .schemaset import Listing, schema_sets, uses_sets, with_context
@@ -26,6 +26,7 @@ HISTORY_DEPTH = 30
 HISTORY_BATCH = 20  # as many as the check summary charts (bot/review.py MAX_CHARTED)
 TOO_LARGE = "the {side} version is {size:,} bytes, over the {limit:,}-byte limit for a schema"
 BINARY = "the {side} version is binary, not schema text"
+LINK = object()  # an import found as a symbolic link (its text is never kept)
 
 
 class LazyHistory(Sequence):
@@ -92,7 +93,7 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
     layout = bufyaml.layout({path: blobs[(ref, path)].text for ref, path in layout_keys(files, base_sha)
                              if blobs.get((ref, path)) and blobs[(ref, path)].text is not None})
     roots = tuple(dict.fromkeys((*config.import_roots, *layout.roots))) or ("",)
-    imports = _imports(repo, roots, blobs, files)
+    imports, linked = _imports(repo, roots, blobs, files)
     # The head's file list: read for the files using the changed ones anyway, and the sets'
     # lookups are limited to files it holds.
     listing = Listing(repo, known={} if head_paths is None else {head_sha: head_paths})
@@ -112,7 +113,8 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
             head_imports=imports.get((head_sha, f.filename), {}),
             history=LazyHistory(lambda path=base_path: histories.of(path)),
             buf_layout=layout if f.filename.endswith(".proto") else None,
-            problem=_problem(base=blobs.get((base_sha, base_path)), head=blobs.get((head_sha, f.filename))),
+            problem=_problem(base=blobs.get((base_sha, base_path)), head=blobs.get((head_sha, f.filename)))
+            or linked.get((head_sha, f.filename)) or linked.get((base_sha, base_path)),
             blob_ids=(_oid(blobs.get((base_sha, base_path))), _oid(blobs.get((head_sha, f.filename))))))
     return with_context(repo, config, changes, head_sha, listing=listing)
 
@@ -120,6 +122,8 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
 def _problem(**versions: Blob | None) -> str | None:
     """Why a version cannot be reviewed at all (it is never downloaded whole), else None."""
     for side, blob in versions.items():
+        if blob is not None and blob.linked:
+            return LINKED.format(side=side)
         if blob is not None and blob.too_large:
             return TOO_LARGE.format(side=side, size=blob.size, limit=MAX_SCHEMA_BYTES)
         if blob is not None and blob.binary:
@@ -161,12 +165,14 @@ class _Histories:
                                  for sha, date, clock in commits.get(path, ())]
 
 
-def _imports(repo: RepoClient, roots: tuple[str, ...], blobs: dict, files) -> dict:
-    """Import path -> text for every protobuf version, fetched at the same revision.
+def _imports(repo: RepoClient, roots: tuple[str, ...], blobs: dict, files) -> tuple[dict, dict]:
+    """Import path -> text for every protobuf version, fetched at the same revision; and why a
+    version is not reviewed when an import is a symbolic link (never followed).
 
     One GraphQL query per round of imports (a file's imports, then theirs), not one per file.
     """
     found: dict[tuple[str, str], dict[str, str]] = {}
+    linked: dict[tuple[str, str], str] = {}
     # (schema version it is for, ref, path of the importing file, its text)
     todo = []
     for key, blob in blobs.items():
@@ -184,14 +190,18 @@ def _imports(repo: RepoClient, roots: tuple[str, ...], blobs: dict, files) -> di
         if not wanted:
             break
         if missing:
-            fetched.update((key, blob.text if blob else None) for key, blob in repo.blobs(missing).items())
+            fetched.update((key, LINK if blob and blob.linked else blob.text if blob else None)
+                           for key, blob in repo.blobs(missing).items())
         todo = []
         for (owner, name), keys in wanted.items():
             hit = next((key for key in keys if fetched.get(key) is not None), None)
+            if hit is not None and fetched[hit] is LINK:
+                linked.setdefault(owner, LINKED_IMPORT.format(name=name))
+                continue
             if hit is not None and name not in found[owner]:
                 found[owner][name] = fetched[hit]
                 todo.append((owner, hit[0], hit[1], fetched[hit]))
-    return found
+    return found, linked
 
 
 def _candidates(name: str, importer: str, roots) -> list[str]:

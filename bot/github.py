@@ -17,7 +17,7 @@ from github.PaginatedList import PaginatedList
 
 from . import review_query
 from .backoff import GitHubBackoff
-from .blobs import BLOB_FIELDS, Blob, blob_of
+from .blobs import Blob, looked_up, lookup
 from .jobs import checkpoint
 from .metrics import GITHUB_CALLS, RATE_REMAINING
 from .records import derive_key
@@ -285,11 +285,8 @@ class RepoClient:
             data = self._graphql(*_blob_query(self.owner, self.name, chunk))
             repository = (data.get("data") or {}).get("repository") or {}
             for index, key in enumerate(chunk):
-                found[key] = self._blob(repository.get(f"f{index}"))
+                found[key] = looked_up(repository, index, fetch_text=self._blob_text)
         return found
-
-    def _blob(self, node: dict | None) -> Blob | None:
-        return blob_of(node, fetch_text=self._blob_text)
 
     def _blob_text(self, oid: str) -> str:
         """A blob GraphQL truncated, read whole through the git blob API."""
@@ -514,9 +511,10 @@ def _blob_query(owner: str, name: str, chunk: list[tuple[str, str]]) -> tuple[st
     variables = {"owner": owner, "name": name}
     declarations, selections = [], []
     for index, (ref, path) in enumerate(chunk):
-        variables[f"e{index}"] = f"{ref}:{path}"
-        declarations.append(f"$e{index}: String!")
-        selections.append(f"f{index}: object(expression: $e{index}) {{ {BLOB_FIELDS} }}")
+        more, declared, selected = lookup(index, ref, path)
+        variables.update(more)
+        declarations += declared
+        selections += selected
     return BLOB_QUERY.format(declarations=", ".join(declarations), selections=" ".join(selections)), variables
 
 

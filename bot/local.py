@@ -2,17 +2,17 @@
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 from datetime import datetime
 from pathlib import Path
 from typing import Callable
 
-from rules import Format
+from rules import Format, proto_imports
 from rules.limits import MAX_SCHEMA_BYTES
 from rules.protobuf import bufyaml
 
+from .blobs import LINKED, LINKED_IMPORT
 from .config import CONFIG_PATH, Config, parse_config
 from .review import FileChange, FileStatus, ReviewResult, review
 from .schemaset import context_changes, formats_of
@@ -24,8 +24,6 @@ CONFIG_UNREADABLE = "cannot read the config file {path}: {problem}"
 BAD_REF = "{ref!r} is not a git ref"
 STATUSES = {"A": FileStatus.ADDED, "M": FileStatus.MODIFIED, "D": FileStatus.REMOVED,
             "R": FileStatus.RENAMED, "C": FileStatus.COPIED, "T": FileStatus.CHANGED}
-PROTO_IMPORT = re.compile(rb'^\s*import\s+(?:public\s+|weak\s+)?"([^"]+)"\s*;', re.MULTILINE)
-WELL_KNOWN = "google/protobuf/"  # compiled in with protoc; never in the repository
 MAX_HISTORY = 30  # versions looked at for transitive checks and the deprecation window
 MAX_IMPORTS = 500  # files in one version's imports or schema set
 SET_FORMATS = (Format.AVRO, Format.JSONSCHEMA)  # formats whose files use other files' schemas
@@ -34,6 +32,7 @@ IDENTITY = ("-c", "user.name=schema-review", "-c", "user.email=schema-review@inv
             "-c", "commit.gpgsign=false")
 EXAMPLE_GIT = (*IDENTITY, "-c", "init.defaultBranch=main")
 STAGED = "schema-review: the staged changes"
+SYMLINK_MODE = "120000"  # git's mode of a symbolic link: its blob is the link's target, a path
 
 
 class LocalError(Exception):
@@ -128,14 +127,22 @@ def file_change(repo: Path, base: str, head: str, status: FileStatus, old_path: 
     layout = buf_layout(repo, base, path) if proto else None
     roots = ("", *config.import_roots, *(layout.roots if layout else ()))
     sets = sets or SchemaSets(repo, config)
+    # A link's blob is its target's path: never a schema, never followed (fail closed).
+    problem = next((LINKED.format(side=side) for side, ref, name, text in (
+        ("base", base, base_path, base_text), ("head", head, path, head_text))
+        if text is not None and _mode(repo, ref, name) == SYMLINK_MODE), None)
+    try:
+        base_imports = (imports(base_text, lambda p: _find(repo, base, p, roots)) if proto
+                        else sets.of(base, base_path))
+        head_imports = (imports(head_text, lambda p: _find(repo, head, p, roots)) if proto
+                        else sets.of(head, path))
+    except _LinkedImport as linked:
+        problem, base_imports, head_imports = problem or str(linked), {}, {}
     return FileChange(
-        buf_layout=layout,
+        buf_layout=layout, problem=problem,
         path=path, status=status, previous_path=old_path, base_text=base_text, head_text=head_text,
         patch=patch(repo, base, head, *dict.fromkeys((base_path, path))),
-        base_imports=(imports(base_text, lambda p: _find(repo, base, p, roots)) if proto
-                      else sets.of(base, base_path)),
-        head_imports=(imports(head_text, lambda p: _find(repo, head, p, roots)) if proto
-                      else sets.of(head, path)),
+        base_imports=base_imports, head_imports=head_imports,
         history=history(repo, base, base_path) if base_text is not None else ())
 
 
@@ -164,8 +171,11 @@ class SchemaSets:
 
     def _all(self, ref: str, fmt: Format) -> dict[str, str]:
         if (ref, fmt) not in self._texts:
-            names = git(self._repo, "ls-tree", "-r", "--name-only", "-z", ref).decode(
+            entries = git(self._repo, "ls-tree", "-r", "-z", ref).decode(
                 "utf-8", "surrogateescape").split("\0")
+            # A link is no schema of the set: its blob is a path, and it is never followed.
+            names = [name for meta, _tab, name in (entry.partition("\t") for entry in entries)
+                     if not meta.startswith(SYMLINK_MODE)]
             wanted = [name for name in names if name and (found := self._config.classify(name))
                       and found.format is fmt][:MAX_IMPORTS]
             self._texts[(ref, fmt)] = _read_all(self._repo, ref, wanted)
@@ -232,25 +242,30 @@ def history(repo: Path, base: str, path: str) -> list[tuple[str, str, bytes]]:
 
 def imports(text: bytes | None, find: Callable[[str], bytes | None]) -> dict[str, str]:
     """Every file a .proto imports, transitively: import path as written -> text."""
-    found: dict[str, str] = {}
-    pending = list(PROTO_IMPORT.findall(text or b""))
-    while pending and len(found) < MAX_IMPORTS:
-        name = pending.pop().decode("utf-8", "replace")
-        if name in found or name.startswith(WELL_KNOWN):
-            continue
-        data = find(name)
-        if data is None:
-            continue  # the compiler names the missing import itself
-        found[name] = data.decode("utf-8", "replace")
-        pending.extend(PROTO_IMPORT.findall(data))
-    return found
+    return proto_imports.closure(text, find, MAX_IMPORTS)
+
+
+class _LinkedImport(Exception):
+    """An import found as a symbolic link: the file is not reviewed (str(): the problem)."""
 
 
 def _find(repo: Path, ref: str, name: str, roots: tuple[str, ...]) -> bytes | None:
     for root in roots:
-        data = show(repo, ref, f"{root}/{name}" if root else name)
+        candidate = f"{root}/{name}" if root else name
+        data = show(repo, ref, candidate)
         if data is not None:
+            if _mode(repo, ref, candidate) == SYMLINK_MODE:
+                raise _LinkedImport(LINKED_IMPORT.format(name=name))
             return data
+    return None
+
+
+def _mode(repo: Path, ref: str, path: str) -> str | None:
+    """The git mode of `path` at `ref` (100644, 120000 for a link, ...), or None."""
+    for entry in git(repo, "ls-tree", "-z", ref, "--", path).split(b"\0"):
+        meta, _tab, name = entry.partition(b"\t")
+        if name.decode("utf-8", "surrogateescape") == path:  # ls-tree takes patterns: exact only
+            return meta.split(b" ", 1)[0].decode()
     return None
 
 

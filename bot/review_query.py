@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import tree_query
-from .blobs import BLOB_FIELDS, Blob, blob_of
+from .blobs import BLOB_FIELDS, Blob, blob_of, looked_up, lookup
 
 PAGE = 100
 BOT_SUFFIX = "[bot]"  # GraphQL spells a bot's login without it; REST (and this App) with it
@@ -148,9 +148,10 @@ def query(owner: str, name: str, number: int, *, head_sha: str, config: str, app
         declarations.append(", $tree: String!")
         selections.append(f"tree: object(expression: $tree) {{ {tree_query.selection()} }}")
     for index, (ref, path) in enumerate(blobs):
-        variables[f"e{index}"] = f"{ref}:{path}"  # expressions travel as variables, never spliced
-        declarations.append(f", $e{index}: String!")
-        selections.append(f"f{index}: object(expression: $e{index}) {{ {BLOB_FIELDS} }}")
+        more, declared, selected = lookup(index, ref, path)  # variables, never spliced in
+        variables.update(more)
+        declarations += [f", {declaration}" for declaration in declared]
+        selections += selected
     text = QUERY.format(declarations="".join(declarations), selections=" ".join(selections),
                         page=PAGE, comment=COMMENT_FIELDS, blob=BLOB_FIELDS, open_pulls=OPEN_PULLS)
     return text, variables
@@ -175,7 +176,7 @@ def parse(data: dict, blobs: list[tuple[str, str]], *, fetch_text, tree: bool = 
         state.conversation = _comments(node.get("comments"))
         state.threads = _thread_starts(node.get("reviewThreads"))
     for index, key in enumerate(blobs):
-        state.blobs[key] = blob_of(repository.get(f"f{index}"), fetch_text=fetch_text)
+        state.blobs[key] = looked_up(repository, index, fetch_text=fetch_text)
     if tree:
         state.tree = tree_query.paths_of(repository.get("tree"))
     return state

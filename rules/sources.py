@@ -6,13 +6,12 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from .limits import MAX_SCHEMA_BYTES
-
+from .localfile import LINKED_PARENT, SYMLINK, TOO_LARGE, Refused, linked_parent, read_regular
 from .model import SchemaError, Source
 
 MAX_WALKED = 5000  # directory entries looked at for sibling schemas
 MAX_PARENTS = 32  # directories looked at, upwards, for buf's layout files
 
-TOO_LARGE = "file is {size:,} bytes, over the {limit:,}-byte limit for a schema"
 BINARY = "file is binary, not schema text"
 NOT_UTF8 = "file is not UTF-8 text (byte {offset})"
 EMPTY = "file is empty"
@@ -36,14 +35,7 @@ def decode(path: str, data: bytes) -> str:
 def read(path: str, *, proto_paths: tuple[str, ...] = (), root: str | None = None) -> Source:
     """A Source from a local file (the CLI's OLD, NEW and --against arguments). Its schema
     set (`imports`) is the other files of its format under `root` (default: its directory)."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_SCHEMA_BYTES + 1)
-    except OSError as error:
-        raise SchemaError(path, None, f"cannot read file: {error.strerror or error}") from None
-    if len(data) > MAX_SCHEMA_BYTES:
-        size = Path(path).stat().st_size
-        raise SchemaError(path, None, TOO_LARGE.format(size=size, limit=MAX_SCHEMA_BYTES))
+    data = read_regular(path, MAX_SCHEMA_BYTES)  # a link, FIFO or device is refused
     suffix = Path(path).suffix.lower()
     imports = SiblingSchemas(path, suffix, root=root) if suffix in SET_SUFFIXES else {}
     deps: tuple[str, ...] = ()
@@ -64,11 +56,15 @@ def buf_layout(path: str):
     for _level in range(MAX_PARENTS):
         for name in bufyaml.NAMES:
             candidate = folder / name
-            try:
-                if candidate.is_file() and candidate.stat().st_size <= bufyaml.MAX_BYTES:
-                    files[str(candidate)] = candidate.read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                continue  # unreadable: as if absent
+            if not os.path.lexists(candidate):
+                continue
+            try:  # a link is refused (it decides the policy); too large or unreadable: absent
+                data = read_regular(candidate, bufyaml.MAX_BYTES)
+            except Refused:
+                raise
+            except SchemaError:
+                continue
+            files[str(candidate)] = data.decode("utf-8", errors="replace")
         if (folder / ".git").exists() or folder.parent == folder:
             break
         folder = folder.parent
@@ -107,9 +103,10 @@ class SiblingSchemas(Mapping):
         if key not in self._texts:
             other = self._load().get(key) or self._beyond(key)
             try:
-                too_large = other.stat().st_size > MAX_SCHEMA_BYTES
-                self._texts[key] = "" if too_large else decode(key, other.read_bytes())
-            except (OSError, SchemaError):
+                self._texts[key] = decode(key, read_regular(other, MAX_SCHEMA_BYTES))
+            except Refused as error:  # a link or special file: refused, never "defines nothing"
+                raise Refused(key, None, error.problem) from None
+            except SchemaError:
                 self._texts[key] = ""  # not a usable schema: it defines nothing
         return self._texts[key]
 
@@ -118,9 +115,16 @@ class SiblingSchemas(Mapping):
         root, or past the walk's bound. Only files of the same format, and only inside the
         checkout holding the file: a schema under review never reads the rest of the disk."""
         other = Path(key)
-        if other.suffix.lower() != self._suffix or not other.is_file() or other.resolve() == self._own:
+        if other.suffix.lower() != self._suffix:
             raise KeyError(key)
-        if not other.resolve().is_relative_to(_checkout(self._own, self._root)):
+        checkout = _checkout(self._own, self._root)
+        if (link := linked_parent(key, checkout)) is not None:
+            raise Refused(key, None, LINKED_PARENT.format(link=link))
+        if other.is_symlink() and Path(os.path.realpath(other.parent)).is_relative_to(checkout):
+            raise Refused(key, None, SYMLINK)
+        if not other.is_file() or other.resolve() == self._own:
+            raise KeyError(key)
+        if not other.resolve().is_relative_to(checkout):
             raise KeyError(key)
         return other
 

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .engine import EXTENSIONS, check
+from .limits import MAX_SCHEMA_BYTES
+from .localfile import Refused, refusal, read_regular
 from .model import Finding, Format, Mode, Options, Report, SchemaError
 from .sources import read
 
@@ -56,7 +58,9 @@ def check_trees(old_dir: str, new_dir: str, *, classify: Classify, options: Opti
     notes: list[str] = []
     problems: list[SchemaError] = []
     old_all, new_all = _files(old_dir, classify, problems), _files(new_dir, classify, problems)
-    if problems:  # a tree too big to compare whole is never called compatible
+    if any(not isinstance(problem, Refused) for problem in problems):
+        # A tree too big to compare whole is never called compatible. A refused entry (a link,
+        # a FIFO) is a problem too, but the tree's other files are still compared.
         return TreeResult(Report(mode=mode, findings=(), notes=()), problems)
     old_files, new_files = _classified(old_all, classify), _classified(new_all, classify)
     # A change anywhere in a format's files (schemas or files they use) can break any file of
@@ -65,7 +69,8 @@ def check_trees(old_dir: str, new_dir: str, *, classify: Classify, options: Opti
     changed = {every[rel][0] if rel in every else EXTENSIONS.get(os.path.splitext(rel)[1].lower())
                for rel in sorted(old_all | new_all) if _differs(old_dir, new_dir, rel)}
     findings: dict[tuple, Finding] = {}
-    for rel in sorted(old_files.keys() - new_files.keys()):
+    refused = {_relative(problem.file, old_dir, new_dir) for problem in problems}
+    for rel in sorted(old_files.keys() - new_files.keys() - refused):  # refused: not removed
         notes.append(REMOVED.format(path=rel))
     for rel in sorted(old_files.keys() & new_files.keys()):
         fmt, file_mode = new_files[rel]
@@ -80,6 +85,8 @@ def check_trees(old_dir: str, new_dir: str, *, classify: Classify, options: Opti
                 report = check(old, new, format=fmt, mode=file_mode, options=options,
                                examples=examples)
         except SchemaError as error:
+            if isinstance(error, Refused) and str(error) in map(str, problems):
+                continue  # a link the walk refused already, met again through a `$ref`
             error.file = _relative(error.file, old_dir, new_dir)
             if str(error) not in map(str, problems):  # a broken shared file: said once
                 problems.append(error)
@@ -110,6 +117,11 @@ def _files(root: str, classify: Classify, problems: list[SchemaError]) -> set[st
         if walked > MAX_TREE_ENTRIES:
             problems.append(SchemaError(root, None, TOO_BIG.format(limit=MAX_TREE_ENTRIES)))
             return found
+        # os.walk lists a linked directory without entering it: the files it would hold (and
+        # any `$ref` or import through it) are not the tree's, so the tree is not all checked.
+        for name in [name for name in dirs if os.path.islink(os.path.join(folder, name))]:
+            problems.append(_refused(os.path.join(folder, name)))
+            dirs.remove(name)
         for name in sorted(names):
             rel = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
             # Besides schema files: buf's layout files, which decide protobuf import roots.
@@ -119,8 +131,20 @@ def _files(root: str, classify: Classify, problems: list[SchemaError]) -> set[st
             if len(found) >= MAX_TREE_FILES:
                 problems.append(SchemaError(root, None, TOO_MANY.format(limit=MAX_TREE_FILES)))
                 return found
+            if (refused := _refused(os.path.join(folder, name))) is not None:
+                problems.append(refused)  # never opened: a FIFO would hang, a link leak
+                continue
             found.add(rel)
     return found
+
+
+def _refused(path: str) -> Refused | None:
+    """Why an entry is not read (a link, a FIFO, a device, ...), from lstat; None: a file."""
+    try:
+        why = refusal(os.lstat(path).st_mode)
+    except OSError:
+        return None  # gone since the walk: reading it says so
+    return None if why is None else Refused(path, None, why)
 
 
 def _classified(files: set[str], classify: Classify) -> dict[str, tuple[Format, Mode]]:
@@ -129,11 +153,11 @@ def _classified(files: set[str], classify: Classify) -> dict[str, tuple[Format, 
 
 
 def _differs(old_dir: str, new_dir: str, rel: str) -> bool:
-    try:
-        with open(os.path.join(old_dir, rel), "rb") as old, open(os.path.join(new_dir, rel), "rb") as new:
-            return old.read() != new.read()
-    except OSError:
-        return True  # on one side only: added or removed
+    try:  # bounded like every read: a file swapped for a device since the walk stops here
+        return (read_regular(os.path.join(old_dir, rel), MAX_SCHEMA_BYTES)
+                != read_regular(os.path.join(new_dir, rel), MAX_SCHEMA_BYTES))
+    except SchemaError:
+        return True  # on one side only (added or removed), or unusable: read it to say why
 
 
 def _roots(tree: str, proto_paths: tuple[str, ...]) -> tuple[str, ...]:

@@ -4,9 +4,10 @@ from __future__ import annotations
 import math
 import re
 import tempfile
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
-from .. import limits, sandbox
+from .. import limits, proto_imports, sandbox
 from ..model import SchemaError, Source
 from ..sources import decode
 
@@ -18,7 +19,6 @@ from ..sources import decode
 BOOTSTRAP = ("import sys; from grpc_tools import _protoc_compiler as c; "
              "sys.exit(c.run_main([a.encode() for a in sys.argv]))")
 GENERATED = "f{number:04d}.proto"  # the compiled file's name on protoc's command line
-PROTO_ROOT = "r{number}"  # --proto-path directories, linked into the scratch tree
 WELL_KNOWN = "wkt"  # google/protobuf/*.proto, linked into the scratch tree
 OUTPUT = "set.pb"
 # protoc's log chatter (absl's banner and W/I-prefixed lines) and warnings are not errors.
@@ -27,7 +27,7 @@ CHATTER = re.compile(r"^WARNING: All log messages|^[IW]\d{4} |^\[libprotobuf (WA
 DIAGNOSTIC = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<msg>.*)$")
 CONSEQUENCE = re.compile(r'^Import ".*" was not found or had errors\.$')
 NOT_FOUND = re.compile(r'^(?P<name>[^:\n]+): File not found\.$')
-OWN_PREFIXES = re.compile(r"(?<![\w./-])(?:\./|\.\./(?:r\d+|" + WELL_KNOWN + r")/)")
+OWN_PREFIXES = re.compile(r"(?<![\w./-])(?:\./|\.\./" + WELL_KNOWN + r"/)")
 
 BAD_IMPORT_PATH = "import path {name!r} is not a relative path inside the repository"
 LEADING_CHARACTER = ("file name {name!r} has a path component starting with {char!r}, which "
@@ -126,6 +126,16 @@ def _materialise(source: Source, name: str, own: str, tree: Path) -> None:
                 name=each, problem=error.strerror or error)) from None
 
 
+def _with_root_imports(source: Source) -> Source:
+    """The supplied imports (they win, as `-I.` comes first), and those found in the import
+    roots, copied: protoc never searches a directory of the repository, where a link would
+    lead it to any file of the machine (rules/proto_imports.py refuses links instead)."""
+    if not source.proto_paths:
+        return source
+    found = proto_imports.from_roots(source.text.encode("utf-8", "surrogatepass"), source.proto_paths)
+    return replace(source, imports={**found, **source.imports})
+
+
 class Compilation:
     """One protoc run, started at once so that both versions compile in parallel."""
 
@@ -140,13 +150,9 @@ class Compilation:
         tree = root / "src"
         try:
             tree.mkdir()
-            _materialise(source, self.name, self.own, tree)
+            _materialise(_with_root_imports(source), self.name, self.own, tree)
             (root / WELL_KNOWN).symlink_to(well_known_root())
-            includes = ["-I."]
-            for number, directory in enumerate(source.proto_paths):
-                (root / PROTO_ROOT.format(number=number)).symlink_to(Path(directory).resolve())
-                includes.append(f"-I../{PROTO_ROOT.format(number=number)}")
-            includes.append(f"-I../{WELL_KNOWN}")
+            includes = ["-I.", f"-I../{WELL_KNOWN}"]
             argv = sandbox.python(BOOTSTRAP, *includes, "--include_imports",
                                   "--include_source_info", f"--descriptor_set_out=../{OUTPUT}",
                                   self.name, site=False)

@@ -13,10 +13,18 @@ ZERO_SHA = "0" * 40
 AUTHOR_NAME = "Octo Cat"
 AUTHOR_EMAIL = "octocat@users.noreply.github.com"
 FILE_MODE = "100644"
+LINK_MODE = "120000"  # a symbolic link: its blob holds the target's path
 
 
 class GitError(RuntimeError):
     """A git command failed; the message carries git's stderr."""
+
+
+@dataclass(frozen=True)
+class Link:
+    """A file to commit as a symbolic link to `target` (as `git add` commits one)."""
+
+    target: str
 
 
 @dataclass(frozen=True)
@@ -91,7 +99,7 @@ class GitStore:
     def branches(self) -> list[str]:
         return self.text("for-each-ref", "--format=%(refname:short)", "refs/heads").split()
 
-    def commit(self, branch: str, files: dict[str, str | bytes | None], message: str, *,
+    def commit(self, branch: str, files: dict[str, str | bytes | Link | None], message: str, *,
                parent: str | None, author_date: datetime | str | None = None,
                merged: tuple[str, ...] = ()) -> str:
         """Write `files` (None deletes) on top of `parent` and move `branch` to the new commit;
@@ -105,9 +113,11 @@ class GitStore:
                 if content is None:
                     lines.append(f"0 {ZERO_SHA}\t{path}")
                     continue
+                mode = LINK_MODE if isinstance(content, Link) else FILE_MODE
+                content = content.target if isinstance(content, Link) else content
                 data = content.encode() if isinstance(content, str) else content
                 blob = self.run("hash-object", "-w", "--stdin", stdin=data).decode().strip()
-                lines.append(f"{FILE_MODE} {blob}\t{path}")
+                lines.append(f"{mode} {blob}\t{path}")
             self.run("update-index", "--index-info", stdin="\n".join(lines).encode() + b"\n", env=env)
             tree = self.run("write-tree", env=env).decode().strip()
         parents = ((parent,) if parent else ()) + tuple(merged)

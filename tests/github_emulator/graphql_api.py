@@ -78,6 +78,7 @@ type Commit implements Node & GitObject {
   history(first: Int, path: String): CommitHistoryConnection!
   associatedPullRequests(first: Int, last: Int, after: String, before: String,
                          orderBy: PullRequestOrder = {field: CREATED_AT, direction: ASC}): PullRequestConnection
+  file(path: String!): TreeEntry
 }
 enum PullRequestOrderField { CREATED_AT UPDATED_AT }
 input PullRequestOrder { field: PullRequestOrderField! direction: OrderDirection! }
@@ -147,6 +148,7 @@ def _build():
     schema.get_type("Commit").fields["checkSuites"].resolve = review_state.check_suites
     schema.get_type("Commit").fields["history"].resolve = _history
     schema.get_type("Commit").fields["associatedPullRequests"].resolve = review_state.associated_pull_requests
+    schema.get_type("Commit").fields["file"].resolve = _file
     schema.get_type("Tree").fields["entries"].resolve = _entries
     schema.get_type("CheckSuite").fields["checkRuns"].resolve = review_state.check_runs
     mutation["minimizeComment"].resolve = _minimize
@@ -199,14 +201,26 @@ def _tree(repo, sha: str, path: str) -> dict:
 def _entries(tree, _info):
     """The directory's entries in git's order; `path` is from the repository's root, `mode`
     the octal git mode as a number, and a submodule's commit is no object of this repository."""
-    repo, out = tree["_repo"], []
-    for e in repo.git.list_tree(tree["oid"]):
-        path = f"{tree['_path']}/{e.path}" if tree["_path"] else e.path
-        target = {"blob": lambda _i, sha=e.sha: _blob(repo, sha),
-                  "tree": lambda _i, sha=e.sha, path=path: _tree(repo, sha, path)}.get(e.type)
-        out.append({"name": e.path, "path": path, "type": e.type, "mode": int(e.mode, 8),
-                    "oid": e.sha, "object": target})
-    return out
+    repo = tree["_repo"]
+    return [_entry(repo, e.sha, e.type, e.mode, e.path,
+                   f"{tree['_path']}/{e.path}" if tree["_path"] else e.path)
+            for e in repo.git.list_tree(tree["oid"])]
+
+
+def _entry(repo, sha: str, kind: str, mode: str, name: str, path: str) -> dict:
+    target = {"blob": lambda _i: _blob(repo, sha), "tree": lambda _i: _tree(repo, sha, path)}.get(kind)
+    return {"name": name, "path": path, "type": kind, "mode": int(mode, 8), "oid": sha,
+            "object": target}
+
+
+def _file(commit, _info, path):
+    """The tree entry at `path` in the commit (a symbolic link's mode is 0o120000, its object
+    the blob holding the target's path, as in git); null when there is none."""
+    repo, path = commit["_repo"], path.strip("/")
+    entry = repo.git.entry(commit["oid"], path) if path else None
+    if entry is None:
+        return None
+    return _entry(repo, entry.sha, entry.type, entry.mode, path.rsplit("/", 1)[-1], path)
 
 
 def _commit(repo, sha: str) -> dict:
