@@ -42,13 +42,17 @@ class Tried:
             try:
                 example = attempt()
             except TooBig:
-                example = None
-                budget.oversized = True
-            if example is not None and too_big(example):
-                example = None
-                budget.oversized = True
+                example = OVERSIZED
+            if example is not None and example is not OVERSIZED and too_big(example):
+                example = OVERSIZED
             self._results[key] = False if example is None else example
+        if self._results[key] is OVERSIZED:  # for every finding that tries it, not the first only
+            budget.oversized = True
+            return False
         return self._results[key]
+
+
+OVERSIZED = object()  # a candidate refused for its size, remembered as such
 
 
 class TooBig(Exception):
