@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
-import json
 import os
 import sys
 import tempfile
@@ -17,6 +16,7 @@ from rules import Severity
 from rules.output import Output
 from rules.output import render as render_output
 from rules.output.github import command
+from rules.visible import visible, visible_json
 
 from . import pull_event
 from .configfile import ConfigError
@@ -93,7 +93,7 @@ def main(argv: Sequence[str] | None = None, *, now: datetime | None = None,
         if args.summary_file is not None:
             _append_summary(args.summary_file, result)
     except (LocalError, ConfigError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {visible(error)}", file=sys.stderr)
         if args.output == Output.GITHUB.value:  # the annotation shows on the run's page
             print(command("error", NOT_RUN.format(error=error), title="schema-review"))
         return EXIT_USAGE
@@ -105,9 +105,9 @@ def _lifecycle(args: argparse.Namespace, *, now: datetime) -> int:
     try:
         found = lifecycle_repo(args.repo, ref=args.ref, config_file=args.config, now=now)
     except (LocalError, ConfigError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {visible(error)}", file=sys.stderr)
         return EXIT_USAGE
-    sys.stdout.write(json.dumps(lifecycle_json(found), indent=2) + "\n" if args.output == "json"
+    sys.stdout.write(visible_json(lifecycle_json(found), indent=2) + "\n" if args.output == "json"
                      else lifecycle_text(found))
     return EXIT_OK
 
@@ -132,7 +132,7 @@ def _render(result: ReviewResult, args: argparse.Namespace, *, head_lines) -> st
         colour = terminal.use_colour(args.color, stream=sys.stdout)
         return terminal.render(result, colour=colour, head_lines=head_lines)
     if output is Output.JSON:
-        return json.dumps(to_json(result), indent=2) + "\n"
+        return visible_json(to_json(result), indent=2) + "\n"
     return render_output(output, outcome(result))
 
 

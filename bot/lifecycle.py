@@ -6,11 +6,11 @@ from pathlib import Path
 
 import rules
 from rules import SchemaError
+from rules.visible import line_start, visible
 
 from .local import BAD_REF, LocalError, git, history, load_config
 from .migrations import Migration, in_flight
 from .render.calendar import words
-from .render.terminal import printable
 
 NOTHING = "No migrations in flight."
 ROW = "  {element}: {what}, since {since}{due}"
@@ -47,9 +47,9 @@ def render_text(migrations: list[Migration]) -> str:
     for migration in migrations:
         if migration.file != current:
             current = migration.file
-            lines.append(printable(current))
+            lines.append(line_start(current))
         what, since, due = words(migration)
-        lines.append(ROW.format(element=printable(migration.element), what=printable(what),
+        lines.append(ROW.format(element=visible(migration.element), what=visible(what),
                                 since=since, due=f"; {due}" if due else ""))
     return "\n".join(lines) + "\n"
 

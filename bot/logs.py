@@ -1,10 +1,11 @@
 """One-line JSON log records carrying the delivery id and repository, never a secret."""
 from __future__ import annotations
 
-import json
 import logging
 import re
 import sys
+
+from rules.visible import visible_json
 
 # Extra attributes worth keeping; anything else a caller attaches is dropped, so a token
 # passed by mistake in `extra=` never reaches the log.
@@ -33,7 +34,8 @@ class JsonFormatter(logging.Formatter):
         out.update({key: getattr(record, key) for key in FIELDS if hasattr(record, key)})
         if record.exc_info:
             out["error"] = self.formatException(record.exc_info).splitlines()[-1]
-        return redact(json.dumps(out, default=str))
+        # ASCII JSON: no control character of a schema string or file name reaches the log raw.
+        return redact(visible_json(out, default=str))
 
 
 def configure_logging(level: int = logging.INFO) -> None:

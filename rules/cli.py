@@ -4,7 +4,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
-import json
 import math
 import os
 import resource
@@ -20,6 +19,7 @@ from .model import NOT_SEARCHED, Format, Mode, Options, Policy, Report, SchemaEr
 from .output import Output
 from .sources import buf_layout, read
 from .tree import Classify, by_extension, check_trees, paired_roots
+from .visible import line_start, visible, visible_json
 
 EXIT_USAGE = 2
 UNUSABLE = "unusable schema"
@@ -106,22 +106,25 @@ def _categories(text: str) -> frozenset[str]:
 
 
 def _print_text(report: Report, unchecked: int = 0) -> None:
+    """One line per finding; every schema string and file name is shown through rules/visible.py,
+    so none reaches the terminal as control characters or starts a line of its own."""
     for finding in report.findings:
         side = " (old)" if finding.side.value == "old" else ""
-        side += f" (against {finding.against})" if finding.against else ""
-        print(f"{finding.file}:{finding.line}{side}: {finding.severity.value} {finding.rule} "
-              f"{finding.path}: {finding.message}")
+        side += f" (against {visible(finding.against)})" if finding.against else ""
+        print(f"{line_start(finding.file)}:{finding.line}{side}: {finding.severity.value} "
+              f"{finding.rule} {visible(finding.path)}: {visible(finding.message)}")
         if finding.suggestion:
             fix = finding.suggestion
-            print(f"  fix: {fix.title} (lines {fix.line_start}-{fix.line_end}):")
-            for line in fix.replacement.splitlines():
-                print(f"  | {line}")
+            print(f"  fix: {visible(fix.title)} (lines {fix.line_start}-{fix.line_end}):")
+            # Split at \n (and a CRLF's CR) only: any other break is shown, not obeyed.
+            for line in fix.replacement.removesuffix("\n").split("\n"):
+                print(f"  | {visible(line.removesuffix(chr(13)))}")
         if finding.example is not NOT_SEARCHED:
             from .examples.text import lines  # only `--examples` output needs it
             for line in lines(finding.example):
-                print(f"  {line}")
+                print(f"  {visible(line)}")
     for note in report.notes:
-        print(f"note: {note}")
+        print(f"note: {visible(note)}")
     print(_summary(report, unchecked))
 
 
@@ -141,7 +144,7 @@ def _print(report: Report, output: Output, *, new: str, unchecked: Sequence[Sche
         if unchecked:
             data["compatible"] = False
             data["unchecked"] = [{"file": e.file, "line": e.line, "problem": e.problem} for e in unchecked]
-        print(json.dumps(data, indent=2))
+        print(visible_json(data, indent=2))
     elif output is Output.TEXT:
         _print_text(report, len(unchecked))
     else:
@@ -257,7 +260,7 @@ def _check_trees(args: argparse.Namespace, configured: Configured | None) -> int
 
 
 def _unusable(error: SchemaError, args: argparse.Namespace) -> None:
-    print(f"error: {error}", file=sys.stderr)
+    print(f"error: {visible(error)}", file=sys.stderr)
     if args.output == Output.GITHUB.value:  # also as an annotation on the file and line
         from .output.github import command
 

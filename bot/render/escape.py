@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from rules.visible import visible
+
 BACKTICKS = re.compile(r"`+")
 # Characters that start inline markup on their own: code, emphasis, links and images, escapes.
 INLINE_MARKUP = re.compile(r"([\\`*\[\]])")
@@ -31,12 +33,14 @@ COMMENT_OPEN_SAFE = "<!\u200b--"
 MENTION, MENTION_SAFE = "@", "@\u200b"
 # GFM turns bare `www.` and `scheme://` into links; a zero-width space keeps them text.
 AUTOLINK = re.compile(r"(?i)\b(www)\.|(\w)(://)")
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+# The control characters str.split() breaks lines at: they become a space, the rest are shown.
+LINE_BREAKS = "\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\u2028\u2029"
 
 
 def one_line(value: object) -> str:
-    """Every kind of line break (\\n, \\r, U+2028, ...) and run of blanks becomes one space."""
-    return " ".join(CONTROL.sub(" ", str(value)).split())
+    """Every kind of line break (\\n, \\r, U+2028, ...) and run of blanks becomes one space;
+    other control and bidi characters are shown as escapes (rules/visible.py), never sent."""
+    return " ".join(visible(value, keep=LINE_BREAKS).split())
 
 
 def text(value: object) -> str:

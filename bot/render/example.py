@@ -6,9 +6,8 @@ is where to switch to the central escaper.
 """
 from __future__ import annotations
 
-import json
-
 from rules import Example, Format, Outcome, Side
+from rules.visible import visible_json
 
 from .escape import code, fenced
 
@@ -30,7 +29,7 @@ def block(example: Example | None, fmt: Format) -> str:
     if not example:
         return ""
     reader = Side.NEW if example.written_with is Side.OLD else Side.OLD
-    text = json.dumps(example.payload, indent=2, ensure_ascii=False)
+    text = visible_json(example.payload, ascii=False, indent=2)  # a fence shows text as it is
     if len(text) > MAX_PAYLOAD_CHARS:
         text = text[:MAX_PAYLOAD_CHARS] + "\n" + CUT.format(count=len(text) - MAX_PAYLOAD_CHARS)
     if example.outcome is Outcome.ERROR:

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import os
-import re
 from typing import Callable, Mapping, Sequence, TextIO
 
 from rules import Finding, Severity, Side
+from rules.visible import line_start, visible
 
 from .check_run import FORMAT_NAMES, counts
 from .model import Conclusion, FileReview
@@ -24,21 +24,10 @@ NO_FILES = "No schema files changed."
 SEVERITY_COLOURS = {Severity.ERROR: "1;31", Severity.WARNING: "1;33", Severity.INFO: "1;34"}
 VERDICT_COLOURS = {Conclusion.SUCCESS: "1;32", Conclusion.FAILURE: "1;31",
                    Conclusion.NEUTRAL: "1;33", Conclusion.CANCELLED: "1;33"}
-# Schema text and file names are untrusted: a terminal must never receive their control
-# characters (escape sequences can rewrite the screen, retitle the window, or hide lines).
-CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029]")
+# Schema text and file names are untrusted: every line shows them through rules/visible.py
+# (escape sequences could rewrite the screen or retitle the window; a CI log obeys `::` lines).
 
 HeadLines = Callable[[str], Sequence[str] | None]
-
-
-def printable(text: str) -> str:
-    """The text on one terminal line: control characters shown as escapes, never sent."""
-    return CONTROL.sub(_escape, text)
-
-
-def _escape(match: re.Match) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def use_colour(choice: str, *, stream: TextIO, environ: Mapping[str, str] = os.environ) -> bool:
@@ -59,10 +48,10 @@ def render(result, *, colour: bool = False, head_lines: HeadLines = lambda _path
     for file in result.files:
         out += _file(file, paint, head_lines) + [""]
     notes = dict.fromkeys(note for file in result.files for note in file.notes)
-    out += [printable(NOTE.format(note=note)) for note in notes] + ([""] if notes else [])
+    out += [visible(NOTE.format(note=note)) for note in notes] + ([""] if notes else [])
     if not result.files:
         out += [NO_FILES]
-    out.append(paint(printable(verdict(result)), VERDICT_COLOURS[result.conclusion]))
+    out.append(paint(visible(verdict(result)), VERDICT_COLOURS[result.conclusion]))
     return "\n".join(out) + "\n"
 
 
@@ -70,9 +59,9 @@ def _file(file: FileReview, paint, head_lines: HeadLines) -> list[str]:
     mode = file.mode.value + ("_transitive" if file.transitive else "")
     header = FILE_HEADER.format(path=file.path, format=FORMAT_NAMES[file.format], mode=mode)
     found = counts([finding for finding, _fingerprint in unique(file)])
-    out = [paint(printable(header), "1") + (f": {found}" if found else "")]
+    out = [paint(line_start(header), "1") + (f": {found}" if found else "")]
     if not file.reviewed:
-        return out + [printable(NOT_REVIEWED.format(problem=file.problem))]
+        return out + [visible(NOT_REVIEWED.format(problem=file.problem))]
     if not file.findings:
         return out + [NO_FINDINGS]
     for finding, _fingerprint in unique(file):
@@ -94,10 +83,10 @@ def _line(file: FileReview, finding: Finding, paint) -> str:
         where, suffix = f"{file.base_path or file.path}:{finding.line}", BASE
     else:
         where, suffix = f"{file.path}:{finding.line}", ""
-    text = LINE.format(where=paint(printable(where), "1"),
+    text = LINE.format(where=paint(line_start(where), "1"),
                        severity=paint(finding.severity.value, SEVERITY_COLOURS[finding.severity]),
-                       rule=finding.rule, message=printable(finding.message))
-    return text + suffix
+                       rule=finding.rule, message=visible(finding.message))
+    return text + visible(suffix)
 
 
 def _fix(finding: Finding, path: str, paint, head_lines: HeadLines) -> list[str]:
@@ -105,10 +94,10 @@ def _fix(finding: Finding, path: str, paint, head_lines: HeadLines) -> list[str]
     lines = head_lines(path) or []
     old = lines[fix.line_start - 1:fix.line_end] if fix.line_end <= len(lines) else []
     new = fix.replacement.removesuffix("\n").split("\n")
-    return [printable(FIX.format(title=fix.title)),
+    return [visible(FIX.format(title=fix.title)),
             paint(HUNK.format(start=fix.line_start, end=fix.line_end), "36"),
-            *(paint("    -" + printable(line), "31") for line in old),
-            *(paint("    +" + printable(line), "32") for line in new)]
+            *(paint("    -" + visible(line), "31") for line in old),
+            *(paint("    +" + visible(line), "32") for line in new)]
 
 
 def _painter(colour: bool):

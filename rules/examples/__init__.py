@@ -22,6 +22,8 @@ MISSING_NOTE = ("examples_missing: {count} error finding(s) whose break should s
                 "have no example: {items}")
 SKIPPED_NOTE = ("examples_not_searched: {count} error finding(s): the comparison's search budget "
                 "({seconds:g} s) ran out before them")
+OVERSIZED_NOTE = ("examples_over_size_limit: {count} error finding(s) have no example within the "
+                  "size limit: the records tried would pass {chars} characters as JSON: {items}")
 MISSING_LISTED = 5  # findings named in the note; the count covers them all
 
 # Rules whose error breaks no reader of a record, so no record can show it. Each says why.
@@ -72,6 +74,7 @@ class Search:
         self._deadline: float | None = None  # set when the first findings arrive, not while parsing
         self._finder_class = _finders()[fmt]
         self._skipped: set[tuple] = set()  # findings reached after the deadline: not missing
+        self._oversized: set[tuple] = set()  # records over the size limit were refused: not missing
 
     def attach(self, findings: list[Finding], old, new) -> list[Finding]:
         """The findings, each breaking error one with `example` set (an Example or None)."""
@@ -122,22 +125,25 @@ class Search:
                 example = None
             if example is not None:
                 return example
+            if budget.oversized:
+                self._oversized.add(_key(finding))
         LOG.info("no example for %s at %s", finding.rule, finding.path)
         return None
 
     def notes(self, findings) -> tuple[str, ...]:
         unfound = [f for f in findings if f.example is None and self.directions(f)
                    and f.rule not in NOT_A_READ_FAILURE]
-        missing = [f for f in unfound if _key(f) not in self._skipped]
+        oversized = [f for f in unfound if _key(f) in self._oversized]
+        missing = [f for f in unfound if _key(f) not in self._skipped | self._oversized]
+        skipped = len(unfound) - len(missing) - len(oversized)
         notes = []
         if missing:
-            items = ", ".join(f"{f.rule} {f.path}" for f in missing[:MISSING_LISTED])
-            if len(missing) > MISSING_LISTED:
-                items += ", ..."
-            notes.append(MISSING_NOTE.format(count=len(missing), items=items))
-        if len(unfound) > len(missing):
-            notes.append(SKIPPED_NOTE.format(count=len(unfound) - len(missing),
-                                             seconds=limits.EXAMPLE_SECONDS_PER_CHECK))
+            notes.append(MISSING_NOTE.format(count=len(missing), items=_listed(missing)))
+        if oversized:
+            notes.append(OVERSIZED_NOTE.format(count=len(oversized), items=_listed(oversized),
+                                               chars=limits.EXAMPLE_PAYLOAD_CHARS))
+        if skipped:
+            notes.append(SKIPPED_NOTE.format(count=skipped, seconds=limits.EXAMPLE_SECONDS_PER_CHECK))
         return tuple(notes)
 
 
@@ -146,6 +152,11 @@ class _Nothing:
 
     def find(self, finding, *, writer, budget):
         return None
+
+
+def _listed(findings: list[Finding]) -> str:
+    items = ", ".join(f"{f.rule} {f.path}" for f in findings[:MISSING_LISTED])
+    return items + (", ..." if len(findings) > MISSING_LISTED else "")
 
 
 def _key(finding: Finding) -> tuple:

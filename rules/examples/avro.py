@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from ..avro.schema import Array, Enum, Fixed, Map, Named, Record, Type, Union
 from ..model import Example, Outcome, Side
-from .budget import Budget, Tried, instance_path, short
+from .budget import Allowance, Budget, TooBig, Tried, instance_path, short
 
 DEEP = 6  # below this many records, unions take null and containers stay empty: recursion ends
 SAMPLES = {"null": None, "boolean": True, "int": 1, "long": 1, "float": 1.5, "double": 1.5,
@@ -31,8 +31,11 @@ class _Datum:
     def __init__(self, overrides: dict[str, int]):
         self.overrides, self.points = overrides, []
         self.building: set[str] = set()  # records being built: a union leaves them by null
+        self.allowance = Allowance()  # raises TooBig before a record outgrows the limit
 
     def value(self, schema: Type, at: str, depth: int = 0):
+        # A fixed costs its declared size (a byte is a character of the JSON encoding).
+        self.allowance.spend(schema.size if isinstance(schema, Fixed) else 1)
         if isinstance(schema, Union):
             return self._union(schema, at, depth)
         if isinstance(schema, Record):
@@ -97,7 +100,11 @@ class Finder:
             if not budget.spend():
                 return None
             first = _Datum({})
-            first.value(root, "$")
+            try:
+                first.value(root, "$")
+            except TooBig:  # even the plain record is over the limit: no example is shown
+                budget.oversized = True
+                return None
             self.points[writer] = first.points
         for overrides in _candidates(self.points[writer], finding.path):
             example = self.tried.get(writer, overrides, budget, lambda: self._try(

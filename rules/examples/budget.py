@@ -15,6 +15,7 @@ class Budget:
         self._left = limits.EXAMPLE_CANDIDATES
 
         self.exhausted = False
+        self.oversized = False  # some candidate was refused for its size: the note says so
 
     def spend(self) -> bool:
         """Whether one more candidate may be tried (and count it)."""
@@ -38,9 +39,39 @@ class Tried:
         if key not in self._results:
             if not budget.spend():
                 return False
-            example = attempt()
-            self._results[key] = False if example is None or too_big(example) else example
+            try:
+                example = attempt()
+            except TooBig:
+                example = OVERSIZED
+            if example is not None and example is not OVERSIZED and too_big(example):
+                example = OVERSIZED
+            self._results[key] = False if example is None else example
+        if self._results[key] is OVERSIZED:  # for every finding that tries it, not the first only
+            budget.oversized = True
+            return False
         return self._results[key]
+
+
+OVERSIZED = object()  # a candidate refused for its size, remembered as such
+
+
+class TooBig(Exception):
+    """A record being built would pass EXAMPLE_PAYLOAD_CHARS: the build stops before it does."""
+
+
+class Allowance:
+    """What one record may cost while it is built, in characters of its JSON form (at least one
+    a value). A schema declares sizes (a 800 MB Avro fixed in 140 bytes) and reuses named types
+    (a handful of records nesting into billions of values): the cost is checked before the
+    memory is taken, so a record is refused, never allocated."""
+
+    def __init__(self):
+        self.left = limits.EXAMPLE_PAYLOAD_CHARS
+
+    def spend(self, chars: int) -> None:
+        self.left -= chars
+        if self.left < 0:
+            raise TooBig
 
 
 def too_big(example) -> bool:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ..jsonschema import regex_cover
 from ..jsonschema.refs import External
+from .budget import Allowance
 from .schemaview import alternatives, item_schemas, kind_of, kinds, open_to
 
 TRIES = 8  # options tried at one node before its first valid one is settled
@@ -66,8 +67,12 @@ class Instance:
         self.view, self.valid, self.pool = view, valid, pool
         self.location, self.overrides, self.strict = location, overrides, strict
         self.points: list[Point] = []
+        # Every value built counts, tried or kept: nested arrays of minItems 256 would otherwise
+        # build 256 ** depth values. Raises TooBig past the limit.
+        self.allowance = Allowance()
 
     def value(self, node, where: tuple = (), depth: int = 0):
+        self.allowance.spend(1)
         options = self._options(node, where, depth)
         if not options:
             return None

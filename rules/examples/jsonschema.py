@@ -8,7 +8,7 @@ import re
 from ..jsonschema import drafts
 from ..jsonschema.refs import External
 from ..model import Example, Outcome, Policy, Side
-from .budget import Budget, instance_path, short, too_big
+from .budget import Budget, TooBig, instance_path, short, too_big
 from .instances import EXTRA, ITEMS, Instance, Pool
 
 AT = "{message} (at {where})"
@@ -40,18 +40,29 @@ class Finder:
             return None
         first = Instance(_viewer(parsed), valid, self.pool, location=location, overrides={},
                          strict=self.strict)
-        first.value(parsed.root)
+        try:
+            first.value(parsed.root)
+        except TooBig:  # even the default instance is over the limit: no example is shown
+            budget.oversized = True
+            return None
         for overrides in _candidates(first.points, location):
             if not budget.spend():
                 return None
-            built = Instance(_viewer(parsed), valid, self.pool, location=location,
-                             overrides=overrides, strict=self.strict).value(parsed.root)
+            try:
+                built = Instance(_viewer(parsed), valid, self.pool, location=location,
+                                 overrides=overrides, strict=self.strict).value(parsed.root)
+            except TooBig:
+                budget.oversized = True
+                continue
             if not _valid(check, parsed.root, built):
                 continue
             error = _first_error(self.validators[reader], built)
             if error is not None:
                 example = Example(writer, built, Outcome.ERROR, reader_error=error)
-                return None if too_big(example) else example
+                if not too_big(example):
+                    return example
+                budget.oversized = True
+                return None
         return None
 
 

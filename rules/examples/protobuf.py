@@ -6,7 +6,7 @@ import json
 
 from ..model import Example, Outcome, Side
 from ..protobuf.categories import checks_json
-from .budget import Budget, short
+from .budget import Budget, TooBig, short, too_big
 from .protodiff import differences, json_differences
 from .protomessages import candidates
 
@@ -30,12 +30,17 @@ class Finder:
             reader_message = self._message(reader, message.full_name)
             if reader_message is None:
                 continue
-            for built in candidates(message, field, self._enum_value(finding.path, field)):
-                if not budget.spend():
-                    return None
-                example = self._try(built, reader_message, writer)
-                if example is not None:
-                    return example
+            try:
+                for built in candidates(message, field, self._enum_value(finding.path, field)):
+                    if not budget.spend():
+                        return None
+                    example = self._try(built, reader_message, writer)
+                    if example is not None and too_big(example):
+                        budget.oversized = True
+                    elif example is not None:
+                        return example
+            except TooBig:  # the next candidate would pass the size limit: none after it either
+                budget.oversized = True
         return None
 
     def _message(self, side: Side, full_name: str):

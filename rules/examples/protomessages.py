@@ -1,6 +1,8 @@
 """Messages of a protobuf descriptor for the example search: a field set to telling values."""
 from __future__ import annotations
 
+from .budget import Allowance
+
 # Values that expose a change: an ordinary one, then the extremes a narrower type cannot hold.
 SCALARS = {
     "int32": (1, -1, 2**31 - 1), "sint32": (1, -1), "sfixed32": (1, -1),
@@ -14,22 +16,27 @@ DEEP = 4  # nested messages filled below this depth stay empty (recursive types 
 
 
 def candidates(message, field, enum_value):
-    """Messages of the writer's type: the field set to each sample, then every field set."""
+    """Messages of the writer's type: the field set to each sample, then every field set.
+
+    Each is built within an Allowance (required message fields nest into N ** DEEP messages):
+    TooBig ends the candidates."""
     from google.protobuf import message_factory
     cls = message_factory.GetMessageClass(message)
     if field is not None:
         for sample in samples(field, enum_value):
-            built = _minimal(cls())
-            _set(built, field, sample)
+            allowance = Allowance()
+            built = _minimal(cls(), allowance)
+            _set(built, field, sample, allowance)
             yield built
-    yield _minimal(cls())
-    full = _minimal(cls())
+    yield _minimal(cls(), Allowance())
+    allowance = Allowance()
+    full = _minimal(cls(), allowance)
     for each in message.fields:
         if each.containing_oneof is None or each is field:
-            _set(full, each, samples(each, None)[0])
+            _set(full, each, samples(each, None)[0], allowance)
     for each in message.fields:  # the other members of a oneof go last: the last one set wins
         if each.containing_oneof is not None and each is not field:
-            _set(full, each, samples(each, None)[0])
+            _set(full, each, samples(each, None)[0], allowance)
     yield full
 
 
@@ -57,23 +64,24 @@ def _kind(field) -> str:
     return names[field.type]
 
 
-def _set(message, field, sample, depth: int = 0) -> None:
+def _set(message, field, sample, allowance: Allowance, depth: int = 0) -> None:
     """Give the field a non-default value (two elements when repeated, one entry for a map)."""
+    allowance.spend(1)
     if is_map(field):
         key_field, value_field = field.message_type.fields_by_name["key"], field.message_type.fields_by_name["value"]
         key = samples(key_field, None)[0]
         container = getattr(message, field.name)
         if value_field.message_type is not None:
-            _fill(container[key], depth + 1)
+            _fill(container[key], allowance, depth + 1)
         else:
             container[key] = samples(value_field, None)[0] if sample is None else sample
         return
     if field.message_type is not None:
         if repeated(field):
             for _ in range(2):
-                _fill(getattr(message, field.name).add(), depth + 1)
+                _fill(getattr(message, field.name).add(), allowance, depth + 1)
         else:
-            _fill(getattr(message, field.name), depth + 1)
+            _fill(getattr(message, field.name), allowance, depth + 1)
         return
     if repeated(field):
         getattr(message, field.name).extend([sample, sample])
@@ -81,22 +89,22 @@ def _set(message, field, sample, depth: int = 0) -> None:
         setattr(message, field.name, sample)
 
 
-def _fill(message, depth: int) -> None:
+def _fill(message, allowance: Allowance, depth: int) -> None:
     """A nested message: present, with its required fields and its first scalar set."""
     message.SetInParent()
     if depth > DEEP:
         return
-    _minimal(message, depth)
+    _minimal(message, allowance, depth)
     first = next((f for f in message.DESCRIPTOR.fields if f.message_type is None), None)
     if first is not None and not repeated(first):
-        _set(message, first, samples(first, None)[0], depth)
+        _set(message, first, samples(first, None)[0], allowance, depth)
 
 
-def _minimal(message, depth: int = 0):
+def _minimal(message, allowance: Allowance, depth: int = 0):
     """The message with every required field set (proto2), so the writer can serialize it."""
     for field in message.DESCRIPTOR.fields:
         if _required(field):
-            _set(message, field, samples(field, None)[0], depth)
+            _set(message, field, samples(field, None)[0], allowance, depth)
     return message
 
 

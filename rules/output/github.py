@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from ..model import Severity
-from .model import Outcome, scrub
+from ..visible import visible
+from .model import Outcome
 
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 NOT_REVIEWED = "not reviewed"
@@ -11,8 +12,10 @@ NOTE = "schema-review"
 
 
 def escape_data(text: str) -> str:
-    """GitHub's escaping of a command's message: a newline can never start another command."""
-    return scrub(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """GitHub's escaping of a command's message: a newline can never start another command.
+    Other control characters are shown (rules/visible.py): the log would send them raw."""
+    shown = visible(text, keep="\r\n")
+    return shown.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def escape_property(text: str) -> str:

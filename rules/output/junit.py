@@ -5,6 +5,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from ..model import Severity
+from ..visible import line_start, visible
 from .model import FileResult, Outcome
 
 SUITE = "schema-review"
@@ -17,8 +18,14 @@ NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def xml_text(text: str) -> str:
-    """Text every XML parser accepts: forbidden characters become U+FFFD."""
-    return NOT_XML.sub("\ufffd", text)
+    """One line every XML parser accepts: control characters shown (rules/visible.py; CI shows
+    this text in logs), the rest of what XML 1.0 forbids (U+FFFE, U+FFFF) becomes U+FFFD."""
+    return NOT_XML.sub("\ufffd", visible(text))
+
+
+def xml_lines(lines) -> str:
+    """Lines of text, each as `xml_text` and none a workflow command (`line_start`)."""
+    return "\n".join(xml_text(line_start(line)) for line in lines)
 
 
 def render(outcome: Outcome) -> str:
@@ -31,7 +38,7 @@ def render(outcome: Outcome) -> str:
     suite = ET.SubElement(root, "testsuite", name=SUITE, **counts)
     suite.extend(cases)
     if outcome.notes:
-        ET.SubElement(suite, "system-out").text = xml_text("\n".join(outcome.notes))
+        ET.SubElement(suite, "system-out").text = xml_lines(outcome.notes)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
@@ -48,9 +55,9 @@ def _case(file: FileResult) -> ET.Element:
     if errors:
         failure = ET.SubElement(case, "failure", message=FAILURE.format(count=len(errors)),
                                 type=errors[0].finding.rule)
-        failure.text = xml_text("\n".join(map(_line, errors)))
+        failure.text = xml_lines(map(_line, errors))
     if others:
-        ET.SubElement(case, "system-out").text = xml_text("\n".join(map(_line, others)))
+        ET.SubElement(case, "system-out").text = xml_lines(map(_line, others))
     return case
 
 

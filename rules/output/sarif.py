@@ -1,13 +1,13 @@
 """SARIF 2.1.0, the format GitHub code scanning reads: the rules used, and located results."""
 from __future__ import annotations
 
-import json
 from importlib import metadata
 from pathlib import PurePosixPath, PureWindowsPath
 from urllib.parse import quote
 
 from ..model import Severity
 from ..registry import documentation, rule_modules
+from ..visible import visible, visible_json
 from .model import Located, Outcome, RuleHelp, scrub
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -21,7 +21,9 @@ NOT_REVIEWED = "{path} was not reviewed: {problem}"
 
 
 def render(outcome: Outcome) -> str:
-    return scrub(json.dumps(log(outcome), indent=2, ensure_ascii=False)) + "\n"
+    # Messages are shown text (rules/visible.py); what must stay exact (a fix's source text) is
+    # JSON-escaped, so no control or bidi character is in the file itself.
+    return visible_json(log(outcome), ascii=False, indent=2) + "\n"
 
 
 def log(outcome: Outcome) -> dict:
@@ -51,7 +53,7 @@ def _rule(rule: str, help: RuleHelp) -> dict:
 def _result(item: Located, index: dict[str, int], *, new_file: str) -> dict:
     finding = item.finding
     out = {"ruleId": finding.rule, "ruleIndex": index[finding.rule],
-           "level": LEVELS[finding.severity], "message": {"text": item.message},
+           "level": LEVELS[finding.severity], "message": {"text": visible(item.message)},
            "locations": [_location(item.file, item.line)]}
     if item.fingerprint:
         out["partialFingerprints"] = {FINGERPRINT: item.fingerprint}
@@ -59,11 +61,11 @@ def _result(item: Located, index: dict[str, int], *, new_file: str) -> dict:
     if fix:
         # A suggestion replaces whole lines of the new version (also for a removed element);
         # SARIF's line region ends before the last line's newline, so the text omits it.
-        out["fixes"] = [{"description": {"text": fix.title}, "artifactChanges": [{
+        out["fixes"] = [{"description": {"text": visible(fix.title)}, "artifactChanges": [{
             "artifactLocation": _artifact(new_file),
             "replacements": [{"deletedRegion": {"startLine": fix.line_start,
                                                 "endLine": fix.line_end},
-                              "insertedContent": {"text": fix.replacement.removesuffix("\n")}}],
+                              "insertedContent": {"text": scrub(fix.replacement.removesuffix("\n"))}}],
         }]}]
     return out
 
@@ -86,10 +88,10 @@ def _artifact(path: str) -> dict:
 
 def _notifications(outcome: Outcome) -> list[dict]:
     out = [{"level": "error",  # fail closed: a file nobody checked blocks like a break
-            "message": {"text": NOT_REVIEWED.format(path=file.path, problem=file.problem)},
+            "message": {"text": visible(NOT_REVIEWED.format(path=file.path, problem=file.problem))},
             "locations": [_location(file.path, None)]}
            for file in outcome.files if file.problem]
-    out += [{"level": "note", "message": {"text": note}} for note in outcome.notes]
+    out += [{"level": "note", "message": {"text": visible(note)}} for note in outcome.notes]
     return out
 
 

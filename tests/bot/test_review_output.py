@@ -1,6 +1,7 @@
 """`review --output ...` on a real git repository: terminal text, JSON, and the CI formats."""
 import io
 import json
+import logging
 import re
 import xml.etree.ElementTree as ET
 from datetime import datetime, timezone
@@ -8,9 +9,13 @@ from datetime import datetime, timezone
 import pytest
 
 from bot.__main__ import main
-from bot.render.terminal import printable, use_colour
+from bot.logs import JsonFormatter
+from bot.render.terminal import use_colour
+from rules.output import Output
+from rules.visible import visible
 from tests.localgit import git, make_repo, write
-from tests.rules.test_output import unescape, validate_sarif
+from tests.rules.test_output import (BIDI_AND_LEGACY, PROTO, RAW, TITLE_AND_MASK, assert_shown_not_sent,
+                                     unescape, validate_sarif)
 
 NOW = datetime(2030, 1, 1, tzinfo=timezone.utc)
 USER = '{"type": "record", "name": "User", "fields": [\n  {"name": "id", "type": "string"},\n  {"name": "old", "type": "string"}\n]}\n'
@@ -120,9 +125,11 @@ def test_colour_choice(choice, environ, tty, expected):
     ("a\nb\rc", "a\\x0ab\\x0dc"),
     ("\x9b31m\u2028", "\\x9b31m\\u2028"),
     ("\udcff", "\\udcff"),
+    ("\x7f\x85\u202e\u2066\u2069\u2029", "\\x7f\\x85\\u202e\\u2066\\u2069\\u2029"),
+    ("a ##[add-mask]b", "a ##\\x5badd-mask]b"),  # the runner's legacy command, anywhere in a line
 ])
-def test_printable(raw, shown):
-    assert printable(raw) == shown
+def test_visible(raw, shown):
+    assert visible(raw) == shown
 
 
 def test_json_has_files_findings_and_conclusion(capsys, repo):
@@ -148,7 +155,7 @@ def test_github_commands_one_per_finding_none_injected(capsys, repo):
                for line in commands)
     files = [unescape(line.split("file=", 1)[1].split(",")[0]) for line in commands
              if "file=" in line]
-    assert files.count(EVIL) == 3
+    assert files.count(EVIL.replace("\x1b", "\\x1b")) == 3  # its escape shown, not sent
     assert "::warning file=events/gone.avsc,title=SCHEMA_FILE_REMOVED::" in out  # no line: gone
     assert ("::warning file=events/user.avsc,line=3,title=AVRO_FIELD_DELETED_NOT_DEPRECATED::"
             "Removed from line 3 of the base version.") in out
@@ -218,3 +225,44 @@ def test_the_schema_review_command_passes_output_through(capsys, repo, command):
     code = schema_review([*argv, "--output", "junit"])
     root = ET.fromstring(capsys.readouterr().out)
     assert root.tag == "testsuites" and code == (0 if command == "check" else 1)
+
+
+@pytest.fixture(scope="module")
+def hostile_repo(tmp_path_factory):
+    """Schema files named with the hostile strings, and a protobuf JSON name holding one."""
+    root = tmp_path_factory.mktemp("hostile") / "repo"
+    base, head = {}, {}
+    for index, hostile in enumerate((TITLE_AND_MASK, BIDI_AND_LEGACY)):
+        name = f"schemas/{hostile}{index}.schema.json"
+        base[name], head[name] = ORDER, ORDER_HEAD
+        proto = f"protos/p{index}.proto"
+        base[proto] = PROTO.format(name=json.dumps(hostile)).replace("package p;", f"package p{index};")
+        head[proto] = PROTO.format(name='"plain"').replace("package p;", f"package p{index};")
+    return make_repo(root, base, head)
+
+
+@pytest.mark.parametrize("output", list(Output))
+def test_no_schema_string_reaches_a_review_output_raw(capsys, hostile_repo, tmp_path, output):
+    summary = tmp_path / "summary.md"
+    code = main(["review", "--repo", str(hostile_repo), "--base", "main", "--head", "feature",
+                 "--output", output.value, "--summary-file", str(summary), "--color", "always"],
+                now=NOW)
+    captured = capsys.readouterr()
+    assert code == 1, captured.err
+    printed = captured.out + captured.err
+    if output is Output.TEXT:  # the tool's own colours are the only escape sequences sent
+        printed = re.sub(r"\x1b\[[0-9;]*m", "", printed)
+    assert_shown_not_sent(printed, commands=output is Output.GITHUB)
+    assert "PROTO_FIELD_JSON_NAME_CHANGED" in printed
+    markdown = summary.read_text(encoding="utf-8")  # the Action's job summary
+    assert "JSON name" in markdown and not RAW.findall(markdown), RAW.findall(markdown)
+
+
+@pytest.mark.parametrize("hostile", [TITLE_AND_MASK, BIDI_AND_LEGACY])
+def test_log_records_carry_no_raw_schema_text(hostile):
+    record = logging.LogRecord("schema_review", logging.WARNING, __file__, 1, "no example for %s",
+                               (hostile,), None)
+    record.repository = hostile
+    line = JsonFormatter().format(record)
+    assert_shown_not_sent(line, commands=False)
+    assert json.loads(line)["message"] == f"no example for {hostile}"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 import urllib.parse
 from functools import lru_cache
 from pathlib import Path
@@ -395,3 +397,51 @@ def test_a_search_that_fails_leaves_the_verdict_and_no_example(monkeypatch):
     monkeypatch.setattr(avro_examples.Finder, "__init__", broken)
     report = _check(case, examples=True)
     assert [f.example for f in report.findings] == [None] and not report.compatible
+
+
+# Schemas whose every record is huge: a 140-byte Avro schema declaring an 800 MB fixed (it stays
+# in both versions, so the backward writer must fill it), JSON Schema arrays of 200 items nested
+# three deep (8 million values) behind a required property, and protobuf required messages.
+HUGE_FIXED = ('{"type":"record","name":"R","fields":[{"name":"a","type":"%s"},'
+              '{"name":"f","type":{"type":"fixed","name":"F","size":800000000}}]}')
+NESTED_ARRAYS = ('{"type":"object","required":["a","b"],"properties":{"a":{"$ref":"#/$defs/l1"},'
+                 '"b":{"type":"%s"}},"$defs":{"l1":{"type":"array","minItems":200,"items":'
+                 '{"$ref":"#/$defs/l2"}},"l2":{"type":"array","minItems":200,"items":'
+                 '{"$ref":"#/$defs/l3"}},"l3":{"type":"array","minItems":200,"items":{"type":"integer"}}}}')
+# proto2: each level requires 40 messages of the next, four levels deep (2.5 million messages).
+REQUIRED_NESTING = "\n".join(
+    ['syntax = "proto2";', "package p;"]
+    + [f"message M{n} {{ " + " ".join(f"required M{n + 1} f{i} = {i};" for i in range(1, 41)) + " }"
+       for n in range(1, 5)]
+    + ["message M5 { required int32 v = 1; }",
+       "message Top { required M1 m = 1; optional %s b = 2; }"]) + "\n"
+PEAK_BYTES = 200 * 1024 * 1024  # the CLI process, interpreter and runtimes included, stays below
+
+
+@pytest.mark.parametrize("suffix, schema, old_type, new_type, rule", [
+    ("avsc", HUGE_FIXED, "int", "string", "AVRO_TYPE_CHANGED R.a"),
+    ("json", NESTED_ARRAYS, "integer", "string", "JSONSCHEMA_TYPE_CHANGED $.b"),
+    ("proto", REQUIRED_NESTING, "int32", "string", "PROTO_FIELD_TYPE_INCOMPATIBLE Top.b"),
+], ids=["avro-fixed-800MB", "jsonschema-nested-arrays", "protobuf-required-nesting"])
+def test_an_example_over_the_size_limit_is_refused_before_it_is_built(tmp_path, suffix, schema,
+                                                                     old_type, new_type, rule):
+    old, new = tmp_path / f"old.{suffix}", tmp_path / f"new.{suffix}"
+    old.write_text(schema % old_type)
+    new.write_text(schema % new_type)
+    # A parent of its own measures the CLI alone: RUSAGE_CHILDREN's peak resident set (KiB on
+    # Linux) covers only the children it waited for, this one.
+    result = subprocess.run([sys.executable, "-c", MEASURED, sys.executable, "-m", "rules", "check",
+                             str(old), str(new), "--examples"],
+                            capture_output=True, text=True, timeout=120)
+    err, _, peak_kib = result.stderr.rpartition("peak_kib=")
+    assert result.returncode == 1, err
+    assert int(peak_kib) * 1024 < PEAK_BYTES
+    assert "example: none found" in result.stdout
+    assert (f"note: examples_over_size_limit: 1 error finding(s) have no example within the size "
+            f"limit: the records tried would pass 20000 characters as JSON: {rule}") in result.stdout
+
+
+MEASURED = ("import resource, subprocess, sys\n"
+            "code = subprocess.run(sys.argv[1:]).returncode\n"
+            "sys.stderr.write(f'peak_kib={resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}')\n"
+            "sys.exit(code)")

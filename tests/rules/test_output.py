@@ -1,6 +1,7 @@
 """`check --output`: GitHub workflow commands that cannot be injected, well-formed JUnit, valid SARIF."""
 import json
 import os
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -161,7 +162,7 @@ def test_junit_survives_hostile_text():
     # Fail closed: the file nobody could review fails its test case; it is not skipped.
     assert [c.find("failure") is not None for c in cases] == [True, True]
     assert cases[1].find("failure").get("type") == "SCHEMA_NOT_REVIEWED" and root.get("skipped") == "0"
-    assert "a<b>&\"'\ufffd\ufffd]]>\ufffd" in cases[0].get("name")
+    assert "a<b>&\"'\\x00\\x1b]]>\\ud800\\u2028" in cases[0].get("name")  # shown, not sent
 
 
 def test_sarif_survives_hostile_text():
@@ -188,3 +189,75 @@ def test_check_github_annotates_an_unusable_schema(tmp_path):
     done = check(tmp_path, "--output", "github", new='{"type": "object",\n "properties": }')
     assert done.returncode == 2 and done.stderr.startswith("error: new.schema.json:2: ")
     assert done.stdout.startswith("::error file=new.schema.json,line=2,title=unusable schema::")
+
+
+# No schema string or file name reaches any output raw (issue 18, item 6): the name from the
+# report (a terminal title, a cleared screen, then a line that is a workflow command) and one
+# with the other characters a terminal, a bidi-aware viewer or the Actions runner acts on.
+TITLE_AND_MASK = "x\x1b]0;HACKED\x07\x1b[2J\n::add-mask::secret"
+BIDI_AND_LEGACY = "y\u202e\u2066\x9b2J\x85\r\u2028 ::add-mask::s ##[add-mask]t\x7f"
+RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+OWN_COMMAND = re.compile(r"::(error|warning|notice) (file=|title=)")
+PROTO = 'syntax = "proto3";\npackage p;\nmessage M {{ string a = 1 [json_name = {name}]; }}\n'
+
+
+def _json_schema(name, kind):
+    return json.dumps({"type": "object", "properties": {name: {"type": kind}}}) + "\n"
+
+
+def _hostile_pairs(hostile: str):
+    """(old name, old text, new name, new text): the string where each format lets it stand."""
+    plain = "new.schema.json"
+    return {
+        "jsonschema-file-name": ("old.schema.json", _json_schema("a", "string"),
+                                 hostile + ".schema.json", _json_schema("a", "integer")),
+        "jsonschema-property": ("old.schema.json", _json_schema(hostile, "string"),
+                                plain, _json_schema(hostile, "integer")),
+        "avro-enum-symbol": ("old.avsc", json.dumps({"type": "enum", "name": "E", "symbols": ["A", hostile]}),
+                             "new.avsc", json.dumps({"type": "enum", "name": "E", "symbols": ["A"]})),
+        "proto-json-name": ("old.proto", PROTO.format(name=json.dumps(hostile)),
+                            "new.proto", PROTO.format(name='"plain"')),
+    }
+
+
+HOSTILE_CASES = [(where, hostile, output) for hostile in (TITLE_AND_MASK, BIDI_AND_LEGACY)
+                 for where in _hostile_pairs(hostile) for output in Output]
+
+
+@pytest.mark.parametrize("where, hostile, output", HOSTILE_CASES,
+                         ids=[f"{w}-{'title' if h == TITLE_AND_MASK else 'bidi'}-{o.value}"
+                              for w, h, o in HOSTILE_CASES])
+def test_no_schema_string_reaches_an_output_raw(tmp_path, where, hostile, output):
+    old_name, old, new_name, new = _hostile_pairs(hostile)[where]
+    (tmp_path / old_name).write_text(old)
+    (tmp_path / new_name).write_text(new)
+    done = subprocess.run([sys.executable, "-m", "rules", "check", old_name, new_name,
+                           "--output", output.value, "--examples"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode in (1, 2), done.stderr
+    assert_shown_not_sent(done.stdout + done.stderr, commands=output is Output.GITHUB)
+    if output is Output.JUNIT and done.stdout:
+        for node in ET.fromstring(done.stdout).iter():  # what a CI report shows, parsed
+            assert_shown_not_sent("\n".join([node.text or "", *node.attrib.values()]), commands=False)
+    if output is Output.SARIF and done.stdout:
+        assert_shown_not_sent(_messages(json.loads(done.stdout)), commands=False)
+
+
+def assert_shown_not_sent(text: str, *, commands: bool) -> None:
+    """No raw control character; no line a runner would run, but the tool's own annotations."""
+    assert not RAW.findall(text), RAW.findall(text)
+    assert "##[" not in text
+    for line in text.split("\n"):
+        if line.lstrip().startswith("::"):
+            assert commands and OWN_COMMAND.match(line), line
+
+
+def _messages(node) -> str:
+    """Every message text of a SARIF log, one a line."""
+    if isinstance(node, dict):
+        return "\n".join(value["text"] if key == "message" else _messages(value)
+                         for key, value in node.items() if isinstance(value, (dict, list)))
+    if isinstance(node, list):
+        return "\n".join(map(_messages, node))
+    return ""
