@@ -13,14 +13,9 @@ from tests.localgit import make_repo
 from tests.rules.test_unresolved import CASES
 
 NOW = datetime(2025, 3, 20, tzinfo=timezone.utc)
-# Known gap: a protobuf file the pull request does not change is not reviewed, even when the
-# pull request deletes a file it imports (users are looked for among Avro and JSON Schema only).
-GAPS = {"proto-missing-import"}
 
 
-@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.xfail(
-    strict=True, reason="users of a removed .proto are not reviewed")) if name in GAPS else name
-    for name in sorted(CASES)])
+@pytest.mark.parametrize("name", sorted(CASES))
 def test_the_local_review_fails_only_where_the_head_does_not_resolve(tmp_path, name):
     case = CASES[name]
     head = {path: case.new.get(path) for path in case.old.keys() | case.new.keys()}  # None deletes

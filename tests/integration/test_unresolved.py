@@ -21,3 +21,14 @@ def test_deleting_a_referenced_schema_fails_naming_the_reference_and_its_file(gi
     assert any(a["path"] == "schemas/orders/order.schema.json" and problem in a["message"]
                for a in run.annotations), run.annotations
     assert "schemas/orders/order.schema.json" in run.output["summary"]
+
+
+def test_deleting_an_imported_proto_fails_naming_the_import_and_the_file_importing_it(github, app_url):
+    a = 'syntax = "proto3";\npackage shop;\nimport "shop/b.proto";\nmessage A { B b = 1; }\n'
+    b = 'syntax = "proto3";\npackage shop;\nmessage B { string x = 1; }\n'
+    repo, pull = open_pull(github, {"proto/buf.yaml": "version: v1\n", "proto/shop/a.proto": a,
+                                    "proto/shop/b.proto": b}, {"proto/shop/b.proto": None})
+    run = review_of(github, app_url, repo, pull)
+    assert run.conclusion == "failure", run.output
+    assert any(a["path"] == "proto/shop/a.proto" and 'import "shop/b.proto" was not found' in a["message"]
+               for a in run.annotations), run.annotations
