@@ -15,7 +15,7 @@ from ..registry import RuleSpec
 from .pairs import UncheckedPair
 
 SPEC = RuleSpec(id="JSONSCHEMA_EXTERNAL_REF_CHANGED", format=Format.JSONSCHEMA, breaks=ADVISORY,
-                severity=Severity.WARNING, summary="a base `$ref` that does not resolve was changed")
+                severity=Severity.WARNING, summary="a base `$ref` that does not resolve: the head is not checked there")
 PAIR = UncheckedPair
 MESSAGE = ('The base\'s $ref {old} of "{path}" does not resolve, so what the head has there was '
            'not checked.')

@@ -46,7 +46,8 @@ SPECIFICATIONS = {
 
 
 class External:
-    """A reference the schema set cannot satisfy: it cannot be checked, only compared by its text."""
+    """A reference the schema set cannot satisfy (`Refs.unresolved` says why): nothing it
+    stands for can be checked."""
 
     def __init__(self, ref: str):
         self.ref = ref
@@ -111,17 +112,17 @@ class Refs:
         try:
             found = self._registry.resolver(base_uri=base).lookup(ref).contents
         except (PointerToNowhere, NoSuchAnchor):
-            return self._unresolved(node, _error(node, self.file, DANGLING, ref))
+            return self._unresolved(node, DANGLING)
         except Unresolvable:
-            missing = (_error(node, self.file, NO_FILE, ref, path=self._shown(target))
-                       if target.startswith(FILE_BASE) else
-                       _error(node, self.file, NO_ID, ref, uri=target))
-            return self._unresolved(node, missing)
+            if target.startswith(FILE_BASE):
+                return self._unresolved(node, NO_FILE, path=self._shown(target))
+            return self._unresolved(node, NO_ID, uri=target)
         if not isinstance(found, (dict, bool)):
             raise _error(node, self.file, NOT_A_SCHEMA, ref)
         return found
 
-    def _unresolved(self, node: dict, error: SchemaError) -> External:
+    def _unresolved(self, node: dict, template: str, **more: str) -> External:
+        error = _error(node, self.file, template, node["$ref"], **more)
         self.unresolved.append(Unresolved(error.file, error.line, error.problem))
         return External(node["$ref"])
 
