@@ -1,23 +1,25 @@
 """Gather a pull request's schema changes from GitHub: file list, both versions, imports, history."""
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from types import MappingProxyType
-from posixpath import dirname, join, normpath
 from typing import Callable
 
+from rules import Format
 from rules.limits import MAX_SCHEMA_BYTES
 from rules.protobuf import bufyaml
 
+from . import proto_users
 from .config import Config
 from .blobs import LINKED, LINKED_IMPORT, Blob
 from .github import RepoClient
+from .proto_users import IMPORT, candidates
 from .review import FileChange, FileStatus
-from .schemaset import Listing, schema_sets, uses_sets, with_context
+from .schemaset import (MAX_CONTEXT_FILES, TOO_MANY, TREE_TRUNCATED, UNREADABLE, Listing,
+                        formats_of, schema_sets, uses_sets, with_context)
 from .since import Clock
 
-IMPORT = re.compile(r'^\s*import\s+(?:public\s+|weak\s+)?"([^"\n]+)"\s*;', re.MULTILINE)
 # Rounds of import fetching (imports of imports); each round is one GraphQL query.
 MAX_IMPORT_ROUNDS = 4
 WELL_KNOWN = "google/protobuf/"
@@ -93,7 +95,7 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
     layout = bufyaml.layout({path: blobs[(ref, path)].text for ref, path in layout_keys(files, base_sha)
                              if blobs.get((ref, path)) and blobs[(ref, path)].text is not None})
     roots = tuple(dict.fromkeys((*config.import_roots, *layout.roots))) or ("",)
-    imports, linked = _imports(repo, roots, blobs, files)
+    imports, linked = _imports(repo, roots, blobs)
     # The head's file list: read for the files using the changed ones anyway, and the sets'
     # lookups are limited to files it holds.
     listing = Listing(repo, known={} if head_paths is None else {head_sha: head_paths})
@@ -116,7 +118,44 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
             problem=_problem(base=blobs.get((base_sha, base_path)), head=blobs.get((head_sha, f.filename)))
             or linked.get((head_sha, f.filename)) or linked.get((base_sha, base_path)),
             blob_ids=(_oid(blobs.get((base_sha, base_path))), _oid(blobs.get((head_sha, f.filename))))))
-    return with_context(repo, config, changes, head_sha, listing=listing)
+    changes = with_context(repo, config, changes, head_sha, listing=listing)
+    return _with_proto_users(repo, config, changes, listing, roots=roots, layout=layout,
+                             base_sha=base_sha, head_sha=head_sha)
+
+
+def _with_proto_users(repo: RepoClient, config: Config, changes: list[FileChange],
+                      listing: Listing, *, roots: tuple[str, ...], layout, base_sha: str,
+                      head_sha: str) -> list[FileChange]:
+    """`changes` and the head's unchanged .proto files importing one they remove or rename
+    away (bot/proto_users.py), each with its imports at both revisions. Where those files could
+    not all be read, the removed ones say so (a user nobody checked is never a pass)."""
+    missing = proto_users.gone(changes)
+    if not missing:
+        return changes
+    fmt_of = formats_of(config)
+    in_pull = {c.path for c in changes} | {c.previous_path for c in changes if c.previous_path}
+    paths, truncated = listing.tree(head_sha)
+    wanted = [(head_sha, p) for p in paths if fmt_of(p) is Format.PROTOBUF and p not in in_pull]
+    blobs = repo.blobs(wanted[:MAX_CONTEXT_FILES]) if wanted else {}
+    unreadable = [path for (_sha, path), blob in blobs.items()
+                  if blob and (blob.too_large or blob.binary)]
+    problem = (TREE_TRUNCATED if truncated
+               else TOO_MANY.format(count=len(wanted), limit=MAX_CONTEXT_FILES)
+               if len(wanted) > MAX_CONTEXT_FILES
+               else UNREADABLE.format(path=unreadable[0]) if unreadable else None)
+    if problem:
+        changes = [replace(c, users_unchecked=problem) if (c.previous_path or c.path) in missing
+                   else c for c in changes]
+    texts = {path: blob.text for (_sha, path), blob in blobs.items() if blob and blob.text}
+    users = proto_users.importers(missing, texts, roots)
+    versions = {(sha, user): blobs[(head_sha, user)] for user in users for sha in (base_sha, head_sha)}
+    imports, linked = _imports(repo, roots, versions)
+    return changes + [FileChange(
+        path=user, status=FileStatus.UNCHANGED, base_text=texts[user], head_text=texts[user],
+        context=True, uses=used, buf_layout=layout, base_imports=imports.get((base_sha, user), {}),
+        head_imports=imports.get((head_sha, user), {}),
+        problem=linked.get((head_sha, user)) or linked.get((base_sha, user)))
+        for user, used in users.items()]
 
 
 def _problem(**versions: Blob | None) -> str | None:
@@ -165,7 +204,7 @@ class _Histories:
                                  for sha, date, clock in commits.get(path, ())]
 
 
-def _imports(repo: RepoClient, roots: tuple[str, ...], blobs: dict, files) -> tuple[dict, dict]:
+def _imports(repo: RepoClient, roots: tuple[str, ...], blobs: Mapping) -> tuple[dict, dict]:
     """Import path -> text for every protobuf version, fetched at the same revision; and why a
     version is not reviewed when an import is a symbolic link (never followed).
 
@@ -185,7 +224,7 @@ def _imports(repo: RepoClient, roots: tuple[str, ...], blobs: dict, files) -> tu
         for owner, ref, importer, text in todo:
             for name in IMPORT.findall(text):
                 if not name.startswith(WELL_KNOWN) and name not in found[owner]:
-                    wanted[(owner, name)] = [(ref, c) for c in _candidates(name, importer, roots)]
+                    wanted[(owner, name)] = [(ref, c) for c in candidates(name, importer, roots)]
         missing = [key for keys in wanted.values() for key in keys if key not in fetched]
         if not wanted:
             break
@@ -202,9 +241,3 @@ def _imports(repo: RepoClient, roots: tuple[str, ...], blobs: dict, files) -> tu
                 found[owner][name] = fetched[hit]
                 todo.append((owner, hit[0], hit[1], fetched[hit]))
     return found, linked
-
-
-def _candidates(name: str, importer: str, roots) -> list[str]:
-    """Repository paths an import may refer to: under each configured root, or beside the file."""
-    out = [normpath(join(root, name)) for root in roots] + [normpath(join(dirname(importer), name))]
-    return [p for p in dict.fromkeys(out) if not p.startswith("..")]

@@ -12,6 +12,7 @@ from rules import Format, proto_imports
 from rules.limits import MAX_SCHEMA_BYTES
 from rules.protobuf import bufyaml
 
+from . import proto_users
 from .blobs import LINKED, LINKED_IMPORT
 from .config import CONFIG_PATH, Config, parse_config
 from .review import FileChange, FileStatus, ReviewResult, review
@@ -79,7 +80,31 @@ def review_repo(repo: Path, base: str, head: str, *, config_file: Path | None = 
         changes.append(file_change(repo, merge_base, head, status, old_path, path, config,
                                    sets=sets))
     changes += context_changes(changes, sets.everything(head), formats_of(config))
+    changes += proto_user_changes(repo, merge_base, head, changes, config, sets=sets)
     return review(changes, config, now=now)
+
+
+def proto_user_changes(repo: Path, base: str, head: str, changes: list[FileChange],
+                       config: Config, *, sets: SchemaSets) -> list[FileChange]:
+    """The head's unchanged .proto files importing one `changes` remove or rename away
+    (bot/proto_users.py), each with its imports at both revisions."""
+    missing = proto_users.gone(changes)
+    if not missing:
+        return []
+    in_pull = {c.path for c in changes} | {c.previous_path for c in changes if c.previous_path}
+    layouts = [buf_layout(repo, base, path) for path in missing]
+    roots = tuple(dict.fromkeys(("", *config.import_roots, *(r for l in layouts for r in l.roots))))
+    texts = {path: text for path, text in sets.of_format(head, Format.PROTOBUF).items()
+             if path not in in_pull}
+    out = []
+    for user, used in proto_users.importers(missing, texts, roots).items():
+        data = texts[user].encode("utf-8")
+        out.append(FileChange(
+            path=user, status=FileStatus.UNCHANGED, base_text=texts[user], head_text=texts[user],
+            context=True, uses=used, buf_layout=buf_layout(repo, base, user),
+            base_imports=imports(data, lambda p: _find(repo, base, p, roots)),
+            head_imports=imports(data, lambda p: _find(repo, head, p, roots))))
+    return out
 
 
 def staged_commit(repo: Path) -> str:
@@ -168,6 +193,10 @@ class SchemaSets:
             return {}
         return {other: text for other, text in self._all(ref, classified.format).items()
                 if other != path}
+
+    def of_format(self, ref: str, fmt: Format) -> dict[str, str]:
+        """Every file at `ref` the config classifies as `fmt` (at most MAX_IMPORTS)."""
+        return self._all(ref, fmt)
 
     def _all(self, ref: str, fmt: Format) -> dict[str, str]:
         if (ref, fmt) not in self._texts:

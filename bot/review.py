@@ -83,8 +83,9 @@ class FileChange:
     # protobuf: the buf modules around the file at the base (rules.protobuf.bufyaml.Layout):
     # their `breaking:` section applies beneath the config; None: no buf files were looked for
     buf_layout: object | None = None
-    # Not changed by the pull request: it uses changed Avro or JSON Schema files, and is
-    # checked between their base and head versions (bot/schemaset.py) to show what breaks.
+    # Not changed by the pull request: it uses changed Avro or JSON Schema files, or imports a
+    # .proto file it removes, and is checked between their base and head versions
+    # (bot/schemaset.py, bot/proto_users.py) to show what breaks.
     context: bool = False
     # context: the changed files it uses; if it cannot be reviewed, they are not known to pass.
     uses: tuple[str, ...] = ()

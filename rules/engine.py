@@ -7,12 +7,15 @@ from typing import Iterable, Sequence
 
 from .limits import MAX_FINDINGS
 from .model import (Finding, Format, Mode, Options, Report, SchemaError, Severity, Side,
-                    Source)
+                    Source, Unresolved)
 from .registry import RuleSpec, format_package, specs_for
 
 EXTENSIONS = {".avsc": Format.AVRO, ".proto": Format.PROTOBUF, ".json": Format.JSONSCHEMA}
 UNKNOWN_FORMAT = "cannot tell the schema format from the extension {suffix!r}; pass --format"
 TOO_MANY = "{count} more findings were not listed (limit {limit})."
+# An older version no reader could use (a reference it makes does not resolve) held no data to
+# stay compatible with: a pull request that repairs it is not blocked by it.
+OLDER_UNRESOLVED = "{error}: so that version was not compared; the new one is checked on its own."
 
 
 def detect_format(path: str) -> Format:
@@ -48,9 +51,15 @@ def check(old: Source, new: Source, *, format: Format | None = None,
     search = _examples(fmt, mode, options) if examples else None
     read_notes = dict.fromkeys(getattr(new_parsed, "notes", ()))  # how a file was read, once each
     for older in (old, *against):
-        old_parsed = _parse(package, older, Side.OLD)
+        try:
+            old_parsed = _parse(package, older, Side.OLD)
+            raw = list(package.compare(old_parsed, new_parsed, options))
+        except Unresolved as error:
+            if error.side is not Side.OLD:
+                raise
+            read_notes[OLDER_UNRESOLVED.format(error=error)] = None
+            continue
         read_notes.update(dict.fromkeys(getattr(old_parsed, "notes", ())))
-        raw = package.compare(old_parsed, new_parsed, options)
         resolved = _resolve(raw, specs, mode, options, old_file=older.path, new_file=new.path,
                             against=None if older is old else older.path)
         if search is not None:

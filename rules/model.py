@@ -208,6 +208,12 @@ class SchemaError(Exception):
         return f"{where}: {self.problem}"
 
 
+class Unresolved(SchemaError):
+    """A reference that does not resolve: a `$ref`'s file, `$id` or pointer, an Avro named
+    type, a protobuf import. No reader can use the version holding it: on the head it is an
+    error; an older version holding one is not compared (the engine notes it)."""
+
+
 @dataclass(frozen=True)
 class Options:
     """Knobs of one comparison; the CLI and the bot's repository config both map onto these."""

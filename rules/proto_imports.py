@@ -14,7 +14,9 @@ from posixpath import normpath
 from .limits import MAX_PROTO_FILES, MAX_SCHEMA_BYTES
 from .localfile import LINKED_PARENT, Refused, linked_parent, read_regular
 
-PROTO_IMPORT = re.compile(rb'^\s*import\s+(?:public\s+|weak\s+)?"([^"]+)"\s*;', re.MULTILINE)
+PROTO_IMPORT = re.compile(rb'^\s*import\s+(?:public\s+|weak\s+)?"([^"\n]+)"\s*;', re.MULTILINE)
+# The same pattern over decoded text (the App's blobs are text).
+IMPORT_TEXT = re.compile(PROTO_IMPORT.pattern.decode(), re.MULTILINE)
 WELL_KNOWN = "google/protobuf/"  # compiled in with protoc; never read from a repository
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..model import SchemaError
+from ..model import SchemaError, Unresolved
 from .library import Library
 from .logical import annotation
 from .schema import (NAMED_KINDS, NO_DEFAULT, PRIMITIVES, Array, Enum, Field, Fixed, Map, Named,
@@ -60,8 +60,8 @@ class Builder:
             return SHARED_PRIMITIVES[name]
         full = name if "." in name or not namespace else f"{namespace}.{name}"
         found = self.named.get(full) or self.load(full)
-        if found is None:
-            self.fail(line, UNKNOWN_TYPE.format(name=name))
+        if found is None:  # defined nowhere in the set: no Avro library can parse the file
+            raise Unresolved(self.file, line, UNKNOWN_TYPE.format(name=name))
         return found
 
     def load(self, full: str) -> Named | None:

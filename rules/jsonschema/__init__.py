@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Iterator
 
-from ..model import Finding, Options, Policy
+from ..model import Finding, Options, Policy, Side
 from . import (branch_added, branch_removed, constraint_changed, constraint_loosened,
                constraint_tightened, content_model_narrowed, content_model_widened,
                dependency_added, dependency_removed, enum_changed, enum_narrowed, enum_widened,
@@ -37,6 +37,12 @@ __all__ = ["RULES", "parse", "compare", "notes"]
 
 
 def compare(old: Parsed, new: Parsed, options: Options) -> Iterator[Finding]:
+    """Raises the head's first reference that does not resolve (the base's stand for External,
+    where nothing is compared: pairs.flat_pairs)."""
+    if new.refs.unresolved:
+        error = new.refs.unresolved[0]
+        error.side = Side.NEW
+        raise error
     return map(_attributed, Context(old, new, options, RULES).findings())
 
 

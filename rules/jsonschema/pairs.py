@@ -26,6 +26,17 @@ class SchemaPair:
 
 
 @dataclass(frozen=True)
+class UncheckedPair:
+    """A place where the old alternative holds a `$ref` the base could not resolve: no validator
+    could use the base there, so what the new one has is compared with nothing."""
+
+    old: Flat
+    new: Flat
+    path: str
+    line: int  # where the head has it (a `$ref`'s target may sit in another file)
+
+
+@dataclass(frozen=True)
 class PropertyPair:
     """A property only one side declares (old_name or new_name is None), or a rename."""
 
@@ -72,7 +83,7 @@ def walk(ctx, old: tuple, new: tuple, path: str, lines: tuple, seen: set, depth:
     olds = ctx.old_flats.alternatives(old, lines[0])
     news = ctx.new_flats.alternatives(new, lines[1])
     if len(olds) == 1 and len(news) == 1:
-        yield from flat_pairs(ctx, olds[0], news[0], path, seen, depth)
+        yield from flat_pairs(ctx, olds[0], news[0], path, seen, depth, line=lines[1])
     else:
         yield from alternatives(ctx, olds, news, path, seen, depth)
 
@@ -90,7 +101,11 @@ def _same(ctx, old: tuple, new: tuple) -> bool:
     return old_text == json.dumps(new_schema, sort_keys=True)
 
 
-def flat_pairs(ctx, old: Flat, new: Flat, path: str, seen: set, depth: int) -> Iterator:
+def flat_pairs(ctx, old: Flat, new: Flat, path: str, seen: set, depth: int,
+               line: int | None = None) -> Iterator:
+    if old.externals:
+        yield UncheckedPair(old, new, path, new.line if line is None else line)
+        return
     pair = SchemaPair(old, new, path)
     yield pair
     if old.empty or new.empty:

@@ -5,8 +5,11 @@ says: the nearest enclosing `$id`, joined onto its parent's, and at the top the 
 `$id`, else the file's path (`file:///` + the repository path). The `referencing` library does
 the lookups, in a registry that holds this document and, as references reach them, the other
 files of the same revision (the version's schema set, `Source.imports`): by path
-(`"$ref": "common/address.schema.json"`) or by `$id`. Nothing is ever fetched from the network:
-a reference the set cannot satisfy stays External and is compared by its text.
+(`"$ref": "common/address.schema.json"`) or by `$id`. Nothing is ever fetched from the network.
+
+A reference the set cannot satisfy (no such file, `$id` or pointer) is recorded in `unresolved`
+and stands for External: the head's fail the check (jsonschema.compare raises the first), and
+the base's mark where the base cannot be compared (no validator could use it there).
 """
 from __future__ import annotations
 
@@ -19,12 +22,14 @@ from referencing.exceptions import NoSuchAnchor, NoSuchResource, PointerToNowher
 
 from .. import jsontext
 from ..limits import MAX_SET_DOCUMENTS
-from ..model import SchemaError
+from ..model import SchemaError, Unresolved
 from . import drafts, keywords
 from .drafts import Draft
 
 FILE_BASE = "file:///"  # a document without an `$id` is known by its path in the repository
 DANGLING = '$ref "{ref}" does not point at anything in {where}'
+NO_FILE = '$ref "{ref}" does not resolve: there is no schema file {path}'
+NO_ID = '$ref "{ref}" does not resolve: no schema file declares the $id {uri}'
 CIRCULAR = '$ref "{ref}" is circular: it only ever points at other references'
 NOT_A_SCHEMA = '$ref "{ref}" points at a value that is not a schema'
 # Two files claiming one `$id`: which one a reference means cannot be told, and a copy added
@@ -41,7 +46,8 @@ SPECIFICATIONS = {
 
 
 class External:
-    """A reference outside the schema set: it cannot be checked, only compared by its text."""
+    """A reference the schema set cannot satisfy (`Refs.unresolved` says why): nothing it
+    stands for can be checked."""
 
     def __init__(self, ref: str):
         self.ref = ref
@@ -68,6 +74,7 @@ class Refs:
         self._registry = referencing.Registry()
         self._declared: dict[str, str] = {}  # an `$id` (absolute, no fragment) -> the file's URI
         self._ambiguous: dict[str, tuple[str, str]] = {}
+        self.unresolved: list[Unresolved] = []  # references that stand for External, in order
         self._add(root, draft, uri_of(file))
 
     def _add(self, root: object, draft: Draft, uri: str) -> None:
@@ -105,12 +112,23 @@ class Refs:
         try:
             found = self._registry.resolver(base_uri=base).lookup(ref).contents
         except (PointerToNowhere, NoSuchAnchor):
-            raise _error(node, self.file, DANGLING, ref) from None
+            return self._unresolved(node, DANGLING)
         except Unresolvable:
-            return External(ref)
+            if target.startswith(FILE_BASE):
+                return self._unresolved(node, NO_FILE, path=self._shown(target))
+            return self._unresolved(node, NO_ID, uri=target)
         if not isinstance(found, (dict, bool)):
             raise _error(node, self.file, NOT_A_SCHEMA, ref)
         return found
+
+    def _unresolved(self, node: dict, template: str, **more: str) -> External:
+        error = _error(node, self.file, template, node["$ref"], **more)
+        self.unresolved.append(Unresolved(error.file, error.line, error.problem))
+        return External(node["$ref"])
+
+    def _shown(self, uri: str) -> str:
+        """A `file:///` URI as a path spelled like the checked file's (absolute or not)."""
+        return ("/" if self.file.startswith("/") else "") + _shown(uri)
 
     def resolver(self, node: object = None):
         """A `referencing` resolver at a schema's base URI (default: the document's) over the
@@ -189,11 +207,23 @@ class Refs:
         return node
 
     def check_all(self) -> None:
-        """Fail on the first dangling or purely circular reference anywhere in the document."""
-        for schema in self._schemas:
+        """Fail on the first purely circular reference anywhere in the document, and record
+        (`unresolved`) every reference that does not resolve, in it or in the files it reaches."""
+        own = {id(schema) for schema in self._schemas}
+        stack, seen = list(reversed(self._schemas)), set()
+        while stack:
+            schema = stack.pop()
+            if id(schema) in seen:
+                continue
+            seen.add(id(schema))
+            if id(schema) not in own:
+                stack.extend(keywords.children(schema))  # the document's own are listed already
             if isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
-                self.resolve(schema)
-                self.target(schema)
+                if id(schema) in own:
+                    self.resolve(schema)
+                target = self.target(schema)
+                if not isinstance(target, External) and id(target) not in own:
+                    stack.append(target)  # another file's schema: its references count too
 
 
 def _shown(uri: str) -> str:

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from .. import limits, proto_imports, sandbox
-from ..model import SchemaError, Source
+from ..model import SchemaError, Source, Unresolved
 from ..sources import decode
 
 # protoc runs through the sandbox: its own process (it writes diagnostics to file descriptor 2,
@@ -223,7 +223,7 @@ def diagnose(source: Source, scrub, text: str, code: int) -> SchemaError:
     if missing is not None:  # the cause of what follows ("X is not defined"): say how to fix it
         at = next((int(m["line"]) for m in mine if f'"{missing}"' in m["msg"]), None)
         hint = FROM_DEPS.format(deps=_named(source.buf_deps)) if source.buf_deps else ""
-        return SchemaError(source.path, at, IMPORT_NOT_FOUND.format(name=missing) + hint)
+        return Unresolved(source.path, at, IMPORT_NOT_FOUND.format(name=missing) + hint)
     # "Import X was not found or had errors" in the file is a consequence; when protoc named
     # the cause in another file (an error there, an import cycle), the cause is the message.
     own = next((m for m in mine if not CONSEQUENCE.match(m["msg"])), None)

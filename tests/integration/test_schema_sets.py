@@ -77,10 +77,12 @@ def test_files_using_unchanged_shared_files_get_them_from_the_repository(github,
     run = review_of(github, app_url, repo, pull)
     assert run.conclusion == "success", run.output
     assert run.annotations == []
-    # The changed files; then Money and the JSON Schemas the `$ref`s name; then the Currency
-    # Money uses: one query per level; then the others, for files using the changed ones.
+    # The changed files; then Money and the JSON Schemas the `$ref`s name (the carrier's by its
+    # `$id`'s last segment); then the Currency Money uses: one query per level; then the
+    # others, for files using the changed ones.
     changed = {"avro/shop/order.avsc", "schemas/orders/customer.schema.json",
                "schemas/orders/order.schema.json"}
     assert blob_queries(github) == [changed, {
         "avro/common/money.avsc", "schemas/common/address.schema.json",
-        "schemas/common/defs.schema.json"}, {"avro/common/currency.avsc"}, sets(old) - changed]
+        "schemas/common/defs.schema.json", "schemas/vendor/tracking.schema.json"},
+        {"avro/common/currency.avsc"}, sets(old) - changed]

@@ -51,7 +51,7 @@ def test_check_raises_schema_error(name):
 
 def test_schema_error_on_old_side_names_old():
     with pytest.raises(SchemaError) as caught:
-        rules.check(Source("old.json", BAD["dangling-ref"][0]), Source("new.json", GOOD))
+        rules.check(Source("old.json", BAD["invalid-ecma-pattern"][0]), Source("new.json", GOOD))
     assert caught.value.side is Side.OLD and caught.value.line == 3
 
 

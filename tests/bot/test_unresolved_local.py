@@ -1,0 +1,31 @@
+"""`schema-review review` (bot/local.py), the App's review on a local git change: the same
+cases as the CLI's (tests/rules/test_unresolved.py). A reference the head cannot resolve fails
+the review naming it and its file; the base's alone, or a target that is "anything", does not."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from bot.local import review_repo
+from rules import Severity
+from tests.localgit import make_repo
+from tests.rules.test_unresolved import CASES
+
+NOW = datetime(2025, 3, 20, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_local_review_fails_only_where_the_head_does_not_resolve(tmp_path, name):
+    case = CASES[name]
+    head = {path: case.new.get(path) for path in case.old.keys() | case.new.keys()}  # None deletes
+    repo = make_repo(tmp_path / "repo", case.old, head)
+    result = review_repo(repo, "main", "feature", now=NOW)
+    errors = [f for file in result.files for f in file.findings if f.severity is Severity.ERROR]
+    if case.exit == 2:
+        assert result.conclusion.value == "failure"
+        reference, where = case.said
+        assert any(f.rule == "SCHEMA_INVALID" and reference in f.message and f.file == where
+                   for f in errors), errors
+    else:
+        assert errors == [] and result.conclusion.value == "success", errors

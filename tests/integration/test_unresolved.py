@@ -1,0 +1,34 @@
+"""End to end through the emulator: a pull request that deletes a JSON Schema another file still
+`$ref`s fails its check, naming the reference and the file holding it (issue 18)."""
+import json
+
+from tests.integration.test_review_flow import open_pull, review_of
+
+ORDER = json.dumps({"type": "object", "properties": {
+    "id": {"type": "string"},
+    "shipTo": {"$ref": "../common/address.schema.json"}}}, indent=2)
+ADDRESS = json.dumps({"type": "object", "properties": {"zip": {"type": "string"}}}, indent=2)
+
+
+def test_deleting_a_referenced_schema_fails_naming_the_reference_and_its_file(github, app_url):
+    repo, pull = open_pull(github, {"schemas/orders/order.schema.json": ORDER,
+                                    "schemas/common/address.schema.json": ADDRESS},
+                           {"schemas/common/address.schema.json": None})
+    run = review_of(github, app_url, repo, pull)
+    assert run.conclusion == "failure", run.output
+    problem = ('$ref "../common/address.schema.json" does not resolve: there is no schema file '
+               "schemas/common/address.schema.json")
+    assert any(a["path"] == "schemas/orders/order.schema.json" and problem in a["message"]
+               for a in run.annotations), run.annotations
+    assert "schemas/orders/order.schema.json" in run.output["summary"]
+
+
+def test_deleting_an_imported_proto_fails_naming_the_import_and_the_file_importing_it(github, app_url):
+    a = 'syntax = "proto3";\npackage shop;\nimport "shop/b.proto";\nmessage A { B b = 1; }\n'
+    b = 'syntax = "proto3";\npackage shop;\nmessage B { string x = 1; }\n'
+    repo, pull = open_pull(github, {"proto/buf.yaml": "version: v1\n", "proto/shop/a.proto": a,
+                                    "proto/shop/b.proto": b}, {"proto/shop/b.proto": None})
+    run = review_of(github, app_url, repo, pull)
+    assert run.conclusion == "failure", run.output
+    assert any(a["path"] == "proto/shop/a.proto" and 'import "shop/b.proto" was not found' in a["message"]
+               for a in run.annotations), run.annotations
