@@ -182,8 +182,8 @@ def parse_config(text: str | None, *, known_rules: frozenset[str] | None = None,
                  file: str = CONFIG_PATH, extend: Callable[[Node], Node] | None = None) -> Config:
     """Config from the file's text (None: no file, the defaults). Raises ConfigError.
 
-    `extend` resolves `_extends` (bot/extends.py): the file's tree merged over its base's.
-    Without it (the local CLI) `_extends` is accepted and not followed.
+    `extend` resolves `_extends` (bot/extends.py): the file's tree merged over its base's, or
+    refuses it where no base can be read (local reviews: `no_base_here`).
     """
     if text is None:
         return Config()
