@@ -22,6 +22,7 @@
 | `override.min_permission` | `write` | permission needed for `/schema-override`: read, triage, write, maintain, admin |
 | `override.allow_users` / `allow_teams` | `[]` | users and `org/team` slugs allowed whatever their permission |
 | `override.allow_author` | `false` | whether the pull request's author may override their own change |
+| `override.allow_committers` | `false` | whether someone who authored, committed or pushed a commit of the pull request may override it |
 | `override.min_reason_length` | `10` | characters the override's reason needs |
 | `override.conclusion` | `success` | conclusion of an overridden check: `success` or `neutral` |
 
@@ -126,6 +127,7 @@ class OverridePolicy:
     allow_users: tuple[str, ...] = ()
     allow_teams: tuple[str, ...] = ()
     allow_author: bool = False
+    allow_committers: bool = False
     min_reason_length: int = 10
     conclusion: Conclusion = Conclusion.SUCCESS
 
@@ -265,6 +267,7 @@ def _override_policy(node: Node) -> OverridePolicy:
         "allow_users": lambda n: tuple(item.string() for item in n.sequence()),
         "allow_teams": lambda n: tuple(item.string() for item in n.sequence()),
         "allow_author": Node.boolean,
+        "allow_committers": Node.boolean,
         "min_reason_length": lambda n: n.integer(low=0, high=1000),
         "conclusion": lambda n: Conclusion(n.choice_of((Conclusion.SUCCESS, Conclusion.NEUTRAL))),
     }
