@@ -18,6 +18,7 @@ from github.PaginatedList import PaginatedList
 from . import review_query
 from .backoff import GitHubBackoff
 from .blobs import BLOB_FIELDS, Blob, blob_of
+from .contributions import PULL_COMMITS_LISTED
 from .jobs import checkpoint
 from .metrics import GITHUB_CALLS, RATE_REMAINING
 from .records import derive_key
@@ -478,7 +479,7 @@ class RepoClient:
         page of 100 a request (GitHub lists 250 at most); None where GitHub links the commit's
         email to no account."""
         url, out = f"{self._repo.url}/pulls/{int(number)}/commits", []
-        for page in range(1, 4):
+        for page in range(1, -(-PULL_COMMITS_LISTED // 100) + 1):
             _headers, data = self._client.requester.requestJsonAndCheck(
                 "GET", url, parameters={"per_page": 100, "page": page})
             out += [(item["sha"], (item.get("author") or {}).get("login"),
