@@ -216,7 +216,11 @@ def test_whoever_pushed_or_wrote_a_commit_cannot_override_it(github, app_url, se
 ])
 def test_an_uninvolved_maintainer_or_an_allowed_committer_may_override(github, app_url, config, user):
     repo, pull = pushed_by_member(github, app_url, config=config)
+    before = len(github.calls)
     command = comment(github, app_url, pull, f"/schema-override {REASON}", user)
     run = check(github, repo, pull)
     assert run.conclusion == "success" and run.output["title"] == f"Overridden by @{user}"
     assert reactions(github, command) == ["+1"]
+    # One request for the commit list, and none when the config makes it moot.
+    listed = [c for c in github.calls[before:] if c.operation == "pulls/list-commits"]
+    assert len(listed) == (0 if config else 1)
