@@ -1,4 +1,4 @@
-"""`python -m bot review [--repo DIR --base REF --head REF] [--config FILE]`: a local dry run;
+"""`python -m bot review [--repo DIR --base REF --head REF] [--config PATH]`: a local dry run;
 `python -m bot lifecycle [--repo DIR]`: the migrations a repository has in flight."""
 from __future__ import annotations
 
@@ -55,8 +55,9 @@ def _parser(prog: str = "python -m bot") -> argparse.ArgumentParser:
     run.add_argument("--event", type=Path, metavar="FILE",
                      help="take the base and head from a GitHub Actions pull_request event "
                           "($GITHUB_EVENT_PATH; else origin/$GITHUB_BASE_REF and HEAD)")
-    run.add_argument("--config", type=Path, metavar="FILE",
-                     help="a schema-review.yml to use instead of the base's .github/schema-review.yml")
+    run.add_argument("--config", type=Path, metavar="PATH",
+                     help="a schema-review.yml in the repository to use instead of "
+                          ".github/schema-review.yml; both are read at the base commit")
     run.add_argument("--output", choices=[o.value for o in Output], default=Output.TEXT.value,
                      help="text (default), json, github (workflow commands), junit or sarif")
     run.add_argument("--summary-file", type=Path, metavar="FILE",
@@ -69,8 +70,9 @@ def _parser(prog: str = "python -m bot") -> argparse.ArgumentParser:
     plan.add_argument("--repo", type=Path, metavar="DIR", default=Path("."),
                       help="a git repository (default: the current directory)")
     plan.add_argument("--ref", default="HEAD", metavar="REF", help="the version to chart (default: HEAD)")
-    plan.add_argument("--config", type=Path, metavar="FILE",
-                      help="a schema-review.yml to use instead of the ref's .github/schema-review.yml")
+    plan.add_argument("--config", type=Path, metavar="PATH",
+                      help="a schema-review.yml in the repository to use instead of "
+                           ".github/schema-review.yml; both are read at the ref")
     plan.add_argument("--output", choices=("text", "json"), default="text")
     return parser
 

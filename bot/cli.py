@@ -24,10 +24,11 @@ def load_config(path: str):
     from rules.cli import Configured
 
     from .config import ConfigError, parse_config
+    from .extends import no_base_here
 
     try:
         with open(path, encoding="utf-8") as handle:
-            config = parse_config(handle.read(), file=path)
+            config = parse_config(handle.read(), file=path, extend=no_base_here)
     except OSError as error:
         raise SchemaError(path, None, f"cannot read file: {error.strerror or error}") from None
     except ConfigError as error:

@@ -22,6 +22,7 @@
 | `override.min_permission` | `write` | permission needed for `/schema-override`: read, triage, write, maintain, admin |
 | `override.allow_users` / `allow_teams` | `[]` | users and `org/team` slugs allowed whatever their permission |
 | `override.allow_author` | `false` | whether the pull request's author may override their own change |
+| `override.allow_committers` | `false` | whether someone who authored, committed or pushed a commit of the pull request may override it |
 | `override.min_reason_length` | `10` | characters the override's reason needs |
 | `override.conclusion` | `success` | conclusion of an overridden check: `success` or `neutral` |
 
@@ -126,6 +127,7 @@ class OverridePolicy:
     allow_users: tuple[str, ...] = ()
     allow_teams: tuple[str, ...] = ()
     allow_author: bool = False
+    allow_committers: bool = False
     min_reason_length: int = 10
     conclusion: Conclusion = Conclusion.SUCCESS
 
@@ -187,8 +189,8 @@ def parse_config(text: str | None, *, known_rules: frozenset[str] | None = None,
                  file: str = CONFIG_PATH, extend: Callable[[Node], Node] | None = None) -> Config:
     """Config from the file's text (None: no file, the defaults). Raises ConfigError.
 
-    `extend` resolves `_extends` (bot/extends.py): the file's tree merged over its base's.
-    Without it (the local CLI) `_extends` is accepted and not followed.
+    `extend` resolves `_extends` (bot/extends.py): the file's tree merged over its base's, or
+    refuses it where no base can be read (local reviews: `no_base_here`).
     """
     if text is None:
         return Config()
@@ -270,6 +272,7 @@ def _override_policy(node: Node) -> OverridePolicy:
         "allow_users": lambda n: tuple(item.string() for item in n.sequence()),
         "allow_teams": lambda n: tuple(item.string() for item in n.sequence()),
         "allow_author": Node.boolean,
+        "allow_committers": Node.boolean,
         "min_reason_length": lambda n: n.integer(low=0, high=1000),
         "conclusion": lambda n: Conclusion(n.choice_of((Conclusion.SUCCESS, Conclusion.NEUTRAL))),
     }

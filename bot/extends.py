@@ -21,6 +21,8 @@ OTHER_OWNER = "a base from another owner ({owner}) is not read; copy it into a r
 ITSELF = "a repository cannot extend itself"
 NO_BASE = "{target} has no {path} on its default branch, or this App cannot read that repository"
 ONE_LEVEL = "the base of `_extends` cannot extend another file (one level only)"
+NOT_LOCAL = ("{target}'s config cannot be read here (only this repository is), and without it "
+             "the settings would not be the App's; pass --config a file with the merged settings")
 
 
 def split_target(node: Node, *, owner: str = "OWNER") -> tuple[str, str]:
@@ -62,6 +64,17 @@ def with_base(root: Node, *, owner: str, name: str, path: str,
     return merge(base, root)
 
 
+def no_base_here(root: Node) -> Node:
+    """`extend` for a local review (CLI, Action, pre-commit): `_extends` always names another
+    repository (never this one), which a local checkout does not hold at a trusted ref. Dropping
+    the base would review with other settings than the App's, so the file is refused instead."""
+    if not isinstance(root.value, dict) or EXTENDS_KEY not in root.value:
+        return root
+    node = root.value[EXTENDS_KEY]
+    split_target(node)  # a malformed value gets the usual message
+    raise node.error(NOT_LOCAL.format(target=node.string().strip()))
+
+
 def merge(base: Node, top: Node) -> Node:
     """Mappings merge key by key (top wins); anything else in `top` replaces the base's value."""
     if not (isinstance(base.value, dict) and isinstance(top.value, dict)):
@@ -72,4 +85,5 @@ def merge(base: Node, top: Node) -> Node:
     return Node(top.key, top.line, merged, top.file)
 
 
-__all__ = ["ConfigError", "EXTENDS_KEY", "extends_target", "merge", "split_target", "with_base"]
+__all__ = ["ConfigError", "EXTENDS_KEY", "extends_target", "merge", "no_base_here", "split_target",
+           "with_base"]

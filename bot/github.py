@@ -18,6 +18,7 @@ from github.PaginatedList import PaginatedList
 from . import review_query
 from .backoff import GitHubBackoff
 from .blobs import Blob, looked_up, lookup
+from .contributions import PULL_COMMITS_LISTED
 from .jobs import checkpoint
 from .metrics import GITHUB_CALLS, RATE_REMAINING
 from .records import derive_key
@@ -477,6 +478,21 @@ class RepoClient:
                 return False
             raise
         return data.get("state") == "active"
+
+    @_operation("pull_commits", reads=True)
+    def pull_commits(self, number: int) -> list[tuple[str, str | None, str | None]]:
+        """(sha, author login, committer login) of the pull request's commits, oldest first, a
+        page of 100 a request (GitHub lists 250 at most); None where GitHub links the commit's
+        email to no account."""
+        url, out = f"{self._repo.url}/pulls/{int(number)}/commits", []
+        for page in range(1, -(-PULL_COMMITS_LISTED // 100) + 1):
+            _headers, data = self._client.requester.requestJsonAndCheck(
+                "GET", url, parameters={"per_page": 100, "page": page})
+            out += [(item["sha"], (item.get("author") or {}).get("login"),
+                     (item.get("committer") or {}).get("login")) for item in data]
+            if len(data) < 100:
+                break
+        return out
 
     @_operation("minimize")
     def minimize(self, node_id: str) -> None:

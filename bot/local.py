@@ -5,7 +5,7 @@ import os
 import shutil
 import subprocess
 from datetime import datetime
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Callable
 
 from rules import Format, proto_imports
@@ -15,13 +15,16 @@ from rules.protobuf import bufyaml
 from . import proto_users
 from .blobs import LINKED, LINKED_IMPORT
 from .config import CONFIG_PATH, Config, parse_config
+from .extends import no_base_here
 from .review import FileChange, FileStatus, ReviewResult, review
 from .schemaset import context_changes, formats_of
 
 EXAMPLE = Path(__file__).resolve().parent / "example"
 GIT_MISSING = "git is not installed or not on PATH"
 GIT_FAILED = "git {command} failed: {message}"
-CONFIG_UNREADABLE = "cannot read the config file {path}: {problem}"
+CONFIG_NOT_AT_BASE = ("the config file {path} is not in the base commit ({ref}): --config names a "
+                      "file committed on the base branch, which the change under review cannot edit")
+CONFIG_OUTSIDE = "the config file {path} is outside the repository; --config names a file in it"
 BAD_REF = "{ref!r} is not a git ref"
 STATUSES = {"A": FileStatus.ADDED, "M": FileStatus.MODIFIED, "D": FileStatus.REMOVED,
             "R": FileStatus.RENAMED, "C": FileStatus.COPIED, "T": FileStatus.CHANGED}
@@ -71,7 +74,9 @@ def review_repo(repo: Path, base: str, head: str, *, config_file: Path | None = 
         if not ref or ref.startswith("-"):
             raise LocalError(BAD_REF.format(ref=ref))  # git would read it as an option
     merge_base = git(repo, "merge-base", base, head).decode().strip()
-    config = load_config(repo, merge_base, config_file=config_file)
+    # The base's own tip, as the App reads the default branch's: the merge base is whatever
+    # commit the branch was cut from, an older config of the branch author's choosing.
+    config = load_config(repo, base, config_file=config_file)
     changes = []
     sets = SchemaSets(repo, config)
     for status, old_path, path in name_status(repo, merge_base, head):
@@ -116,14 +121,29 @@ def staged_commit(repo: Path) -> str:
 
 
 def load_config(repo: Path, base: str, *, config_file: Path | None = None) -> Config:
-    """--config when given (it is explicit), else the base's config file, else the defaults."""
-    if config_file is not None:
-        try:
-            return parse_config(config_file.read_text(encoding="utf-8"), file=str(config_file))
-        except (OSError, UnicodeDecodeError) as error:
-            raise LocalError(CONFIG_UNREADABLE.format(path=config_file, problem=error)) from None
-    text = show(repo, base, CONFIG_PATH)
-    return parse_config(text.decode("utf-8", "replace") if text is not None else None)
+    """The config as `base` has it: --config's file (a path in the repository) when given, else
+    .github/schema-review.yml, else the defaults. Never the working tree or the head: like the
+    App reading the default branch, a change must not relax its own gate. `_extends` cannot be
+    followed here and is refused (bot/extends.py)."""
+    path = CONFIG_PATH if config_file is None else repository_path(repo, config_file)
+    text = show(repo, base, path)
+    if text is None and config_file is not None:
+        raise LocalError(CONFIG_NOT_AT_BASE.format(path=path, ref=base))
+    return parse_config(text.decode("utf-8", "replace") if text is not None else None, file=path,
+                        extend=no_base_here)
+
+
+def repository_path(repo: Path, given: Path) -> str:
+    """--config as a path from the repository's top: relative ones are taken as written, absolute
+    ones must lie inside the work tree (a file elsewhere is not on the base branch). Symbolic
+    links are not followed: the work tree is the change's, and must not pick the file."""
+    if not given.is_absolute():
+        return PurePosixPath(given.as_posix()).as_posix()
+    top = Path(git(repo, "rev-parse", "--show-toplevel").decode().strip())
+    try:
+        return Path(os.path.normpath(given)).relative_to(top).as_posix()
+    except ValueError:
+        raise LocalError(CONFIG_OUTSIDE.format(path=given)) from None
 
 
 def name_status(repo: Path, base: str, head: str) -> list[tuple[FileStatus, str | None, str]]:

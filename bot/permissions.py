@@ -5,11 +5,21 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .config import OverridePolicy, Permission
+from .contributions import PULL_COMMITS_LISTED, Contributions
+from .render.escape import code
 
 OWN_PULL = ("you opened this pull request, and this repository does not let authors override "
             "their own (`override.allow_author` in `.github/schema-review.yml`)")
 TOO_LOW = ("overriding needs at least `{needed}` permission on this repository and you have "
            "`{actual}`; ask a maintainer, or have an admin add you to `override.allow_users`")
+
+OWN_CHANGE = ("you {did} {sha} in this pull request, and this repository asks that its breaking "
+              "changes be accepted by someone who did not write or push them "
+              "(`override.allow_committers` in `.github/schema-review.yml`); please ask another "
+              "maintainer")
+UNLISTED = ("this pull request has {total:,} commits and GitHub lists only the first {listed:,}, so "
+            "I cannot tell whether you wrote or pushed one of them (`override.allow_committers` in "
+            "`.github/schema-review.yml`); please ask another maintainer, or split the pull request")
 
 
 @dataclass(frozen=True)
@@ -45,3 +55,20 @@ def decide(user: str, *, author: str, policy: OverridePolicy, permission: Permis
         return Decision(True)
     return Decision(False, TOO_LOW.format(needed=policy.min_permission.value,
                                           actual=permission.value if permission else "none"))
+
+
+def uninvolved(user: str, *, author: str, policy: OverridePolicy,
+               contributions: Callable[[], Contributions]) -> Decision:
+    """Whether the overrider made none of the pull request's commits or pushes (unless the
+    config allows it; the opener's own change is `allow_author`'s to decide, in `decide`).
+    `contributions` is asked only when needed: it costs requests. A commit list GitHub cut
+    short cannot clear anyone (the gate fails closed)."""
+    if policy.allow_committers or user.lower() == author.lower():
+        return Decision(True)
+    found = contributions()
+    made = found.by(user)
+    if made is not None:
+        return Decision(False, OWN_CHANGE.format(did=made.did, sha=code(made.sha[:7])))
+    if not found.complete:
+        return Decision(False, UNLISTED.format(total=found.total, listed=PULL_COMMITS_LISTED))
+    return Decision(True)

@@ -42,14 +42,15 @@ def parse_time(value: str) -> datetime | None:
         return None
 
 
-def seen_at(pushes: Sequence[tuple[str, str]], *, written: datetime, current: str) -> Seen:
+def seen_at(pushes: Sequence[tuple[str, ...]], *, written: datetime, current: str) -> Seen:
     """The head(s) when a comment written at `written` was written.
 
-    `pushes` are (time, head sha) from signed deliveries, in arrival order. No log at all for
+    `pushes` are (time, head sha[, pusher]) from signed deliveries, in arrival order. No log at all for
     this pull request (the App started watching after its last push) means no push happened
     since, so the current head is the one that was seen.
     """
-    timed = [(when, sha) for when, sha in ((parse_time(t), s) for t, s in pushes) if when is not None]
+    read = ((parse_time(entry[0]), entry[1]) for entry in pushes)
+    timed = [(when, sha) for when, sha in read if when is not None]
     if not timed:
         return Seen((current,), current)
     before = [(when, sha) for when, sha in timed if when < written]

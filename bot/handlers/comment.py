@@ -34,7 +34,7 @@ RECHECK_INTERVAL = 60.0
 class CommandContext:
     """What commands need from the App besides GitHub: its push log and its limits."""
 
-    pushes: Callable[[str], Sequence[tuple[str, str]]] = lambda pull: ()
+    pushes: Callable[[str], Sequence[tuple[str, ...]]] = lambda pull: ()
     recheck_interval: float = RECHECK_INTERVAL
 
 

@@ -32,6 +32,8 @@ def who_may(policy: OverridePolicy) -> str:
     text = " or ".join(parts)
     if not policy.allow_author:
         text += ", except on pull requests they opened themselves"
+    if not policy.allow_committers:
+        text += ", and never on a pull request with a commit they authored, committed or pushed"
     return text
 
 

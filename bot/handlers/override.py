@@ -6,9 +6,10 @@ from typing import Callable, Sequence
 
 from ..commands import Command as Parsed, Kind
 from ..config import Config
+from ..contributions import of_pull
 from ..overrides import Record, RecordKind, errors, in_scope, records_in
 from ..records import MARKER_PATTERN
-from ..permissions import decide, level
+from ..permissions import decide, level, uninvolved
 from ..render.escape import code, quote
 from ..seen import Seen, parse_time, seen_at
 from .pull_request import evaluate, review_head
@@ -64,11 +65,14 @@ def answer(repo, number: int, comment_id: int, reaction: str, reply: str) -> Non
     repo.comment(number, reply)
 
 
-def handle_override(github, where: Command, command: Parsed, *, pushes: Sequence[tuple[str, str]],
+def handle_override(github, where: Command, command: Parsed, *, pushes: Sequence[tuple[str, ...]],
                     now) -> None:
     repo, pull, user, comment_id = where.repo, where.pull, where.user, where.comment["id"]
     allowed = decide(user, author=pull.user.login, policy=where.config.override,
                      permission=level(*repo.permission(user)), in_team=lambda team: repo.in_team(team, user))
+    if allowed.allowed and command.kind is Kind.OVERRIDE:  # a revoke only makes the gate stricter
+        allowed = uninvolved(user, author=pull.user.login, policy=where.config.override,
+                             contributions=lambda: of_pull(repo, pull, pushes))
     if not allowed.allowed:
         return answer(repo, pull.number, comment_id, THUMBS_DOWN, REFUSED.format(user=user, why=allowed.reason))
     record = Record(kind=RecordKind.REVOKE, user=user, at=where.comment["created_at"],

@@ -73,7 +73,8 @@ class Ledger:
 
     # --- the newest push of each pull request -------------------------------------------------
     def pushes(self, pull: str) -> list[tuple[str, str]]:
-        """The logged (time, head sha) pushes of a pull request ("owner/name#number")."""
+        """The logged (time, head sha) pushes of a pull request ("owner/name#number"), with a
+        third item, the pusher's login, where the delivery was a `synchronize` naming one."""
         return list(self._huey.get(_log_key(pull), peek=True) or [])
 
     def reviewed(self, subject: Subject, *, started: float) -> None:
@@ -121,8 +122,10 @@ def _updates(subject: Subject, keys: list[str], values: list) -> dict:
         # Equal timestamps (one-second resolution) say nothing about which push is newer,
         # and deliveries may arrive in any order: neither supersedes the other.
         changes[head_key] = {"heads": heads + [subject.head], "version": subject.version}
-    # (time, head) of every signed push delivery: which head a comment's author saw.
-    entry, log = (subject.version, subject.head), log or []
+    # (time, head) of every signed push delivery: which head a comment's author saw; and who
+    # pushed it, whom an override must not come from (bot/contributions.py).
+    entry = (subject.version, subject.head, subject.pusher) if subject.pusher else (subject.version, subject.head)
+    log = log or []
     if entry not in log:
         changes[log_key] = (log + [entry])[-PUSHES_KEPT:]
     return changes

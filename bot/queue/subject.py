@@ -13,6 +13,7 @@ class Subject:
     pull: str | None = None  # set for pushes: a newer push to this pull request supersedes the job
     head: str | None = None
     version: str = ""  # pull_request.updated_at: a late redelivery of an older push changes nothing
+    pusher: str = ""  # a `synchronize` delivery's sender: who pushed (an override must not be theirs)
 
 
 def _dict(value) -> dict:
@@ -27,8 +28,10 @@ def subject_of(job: Job) -> Subject:
         key = f"{repo}#{pull.get('number')}"
         is_push = classify(job.event, payload).work is Work.REVIEW
         head = _dict(pull.get("head")).get("sha")
+        pusher = _dict(payload.get("sender")).get("login") if payload.get("action") == "synchronize" else ""
         return Subject(key, pull=key if is_push else None, head=head if isinstance(head, str) else None,
-                       version=str(pull.get("updated_at") or ""))
+                       version=str(pull.get("updated_at") or ""),
+                       pusher=pusher if isinstance(pusher, str) else "")
     if job.event == "issue_comment":
         return Subject(f"{repo}#{_dict(payload.get('issue')).get('number')}")
     holder = _dict(payload.get(job.event))

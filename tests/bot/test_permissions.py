@@ -2,7 +2,8 @@
 import pytest
 
 from bot.config import OverridePolicy, Permission
-from bot.permissions import decide, level
+from bot.contributions import Contributions
+from bot.permissions import decide, level, uninvolved
 
 DEFAULT = OverridePolicy()
 NO_TEAMS = lambda team: False  # noqa: E731
@@ -50,3 +51,32 @@ def test_allow_lists_widen_access():
 def test_refusal_names_needed_and_actual_levels():
     decision = decide("alice", author="bob", policy=DEFAULT, permission=Permission.READ, in_team=NO_TEAMS)
     assert "`write`" in decision.reason and "`read`" in decision.reason
+
+
+A, B, C = "a" * 40, "b" * 40, "c" * 40
+LISTED = ((A, "bob", "bob"), (B, "Carol", "web-flow"), (C, None, None))  # C: an email linked to no one
+
+
+@pytest.mark.parametrize("user, pushes, total, policy, reason", [
+    ("dan", (), 3, DEFAULT, None),  # wrote and pushed nothing
+    ("carol", (), 3, DEFAULT, "you authored or committed `bbbbbbb` in this pull request"),  # any case
+    ("dan", ((C, "Dan"),), 3, DEFAULT, "you pushed `ccccccc` in this pull request"),  # commit names no one
+    ("dan", (), 300, DEFAULT, "this pull request has 300 commits and GitHub lists only the first 250"),
+    ("carol", (), 3, OverridePolicy(allow_committers=True), None),
+    ("bob", (), 3, DEFAULT, None),  # the opener: `allow_author` decides for them
+])
+def test_an_override_must_come_from_someone_who_did_not_write_or_push_the_change(
+        user, pushes, total, policy, reason):
+    decision = uninvolved(user, author="bob", policy=policy,
+                          contributions=lambda: Contributions(LISTED, pushes, total))
+    assert decision.allowed is (reason is None)
+    assert decision.reason.startswith(reason or "")
+    if reason:
+        assert "`override.allow_committers` in `.github/schema-review.yml`" in decision.reason
+
+
+def test_the_commit_list_is_not_fetched_when_it_cannot_matter():
+    def fetch():
+        raise AssertionError("fetched")
+    for user, policy in (("carol", OverridePolicy(allow_committers=True)), ("bob", DEFAULT)):
+        assert uninvolved(user, author="bob", policy=policy, contributions=fetch).allowed

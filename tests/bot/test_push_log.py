@@ -29,3 +29,16 @@ def test_the_log_keeps_the_newest_pushes():
         ledger.admit(push(f"{second:040x}", second))
     log = ledger.pushes("acme/x#7")
     assert len(log) == PUSHES_KEPT and log[-1][1] == f"{PUSHES_KEPT + 29:040x}" and log[0][1] == f"{30:040x}"
+
+
+def test_a_synchronize_delivery_logs_who_pushed():
+    """The sender of a `synchronize` is the pusher; an opener or a relabeler pushed nothing new."""
+    ledger = Ledger(MemoryHuey("t", results=False))
+    for job, sender in ((push("a" * 40, 1, action="opened"), "octocat"), (push("b" * 40, 5), "member"),
+                        (push("c" * 40, 9), None)):
+        if sender:
+            job.payload["sender"] = {"login": sender}
+        ledger.admit(job)
+    assert ledger.pushes("acme/x#7") == [("2026-12-02T12:00:01Z", "a" * 40),
+                                         ("2026-12-02T12:00:05Z", "b" * 40, "member"),
+                                         ("2026-12-02T12:00:09Z", "c" * 40)]

@@ -122,12 +122,40 @@ def test_no_pull_request_at_all_is_a_clear_error(installed, tmp_path, origin):
     assert run.stdout.startswith("::error title=schema-review::schema-review could not run: the event in ")
 
 
-def test_config_input_replaces_the_base_config(installed, tmp_path, origin):
-    config = tmp_path / "forward.yml"
-    config.write_text("compatibility: forward\n")  # adding a field breaks backward readers only
-    run = rerun(installed, tmp_path, origin, inputs={"config": str(config)})
-    assert run.code == 0 and "::error" not in run.stdout
+def rerun_on(installed, tmp_path, base: dict, head: dict, *, inputs=None):
+    """The action on a pull request of its own: `base` on main, `head` on the branch."""
+    origin = pull_request(make_repo(tmp_path / "origin", base, head))
+    return rerun(installed, tmp_path, origin, inputs=inputs, environ={
+        "GITHUB_EVENT_PATH": str(event(tmp_path / "event.json", origin))})
+
+
+def test_config_input_replaces_the_base_config(installed, tmp_path):
+    # adding a field breaks backward readers only
+    run = rerun_on(installed, tmp_path, {"events/user.avsc": USER, "ci/forward.yml": "compatibility: forward\n"},
+                   {"events/user.avsc": USER_HEAD}, inputs={"config": "ci/forward.yml"})
+    assert run.code == 0 and "::error" not in run.stdout, run.stdout + run.stderr
     assert "::notice file=events/user.avsc,line=3,title=AVRO_FIELD_ADDED_WITHOUT_DEFAULT::" in run.stdout
+
+
+@pytest.mark.parametrize("config", ["ci/review.yml", ".github/schema-review.yml"])
+def test_the_pull_request_cannot_switch_its_own_gate_off(installed, tmp_path, config):
+    """The config (the input's file or the default one) is read at the base commit: the checked-out
+    pull request edits it to review no Avro file, and the breaking change still fails."""
+    inputs = {"config": config} if config != ".github/schema-review.yml" else {}
+    run = rerun_on(installed, tmp_path, {"events/user.avsc": USER, config: "compatibility: backward\n"},
+                   {"events/user.avsc": USER_HEAD, config: "paths:\n  avro: []\n"}, inputs=inputs)
+    assert run.code == 1, run.stdout + run.stderr
+    assert ANNOTATION in run.stdout
+
+
+def test_an_extends_base_it_cannot_read_stops_the_step(installed, tmp_path):
+    """`_extends` names another repository's file, which the checkout lacks: refused, not dropped."""
+    run = rerun_on(installed, tmp_path, {"events/user.avsc": USER,
+                                         ".github/schema-review.yml": "_extends: .github\n"},
+                   {"events/user.avsc": USER_HEAD})
+    assert run.code == 2
+    assert run.stdout.startswith("::error title=schema-review::schema-review could not run: "
+                                 ".github/schema-review.yml:1: _extends: .github's config cannot be read here")
 
 
 def test_a_fixed_pull_request_passes(installed, tmp_path, origin):

@@ -25,9 +25,10 @@ def environ(tmp_path_factory) -> dict[str, str]:
             "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@invalid"}
 
 
-def clone(tmp_path: Path, project: Path, environ, *, extra: str = "") -> Path:
+def clone(tmp_path: Path, project: Path, environ, *, extra: str = "", files=None) -> Path:
     """A developer's clone (origin/HEAD is main) with the hook installed into git."""
-    origin = make_repo(tmp_path / "origin", {"events/user.avsc": USER}, {}, branch="main-copy")
+    origin = make_repo(tmp_path / "origin", {"events/user.avsc": USER, **(files or {})}, {},
+                       branch="main-copy")
     git(origin, "checkout", "-q", "main")
     work = tmp_path / "work"
     git(tmp_path, "clone", "-q", str(origin), "work")
@@ -71,3 +72,15 @@ def test_the_base_branch_is_configurable(tmp_path, project, environ):
     assert refused.returncode == 1
     assert ("error: git merge-base failed: fatal: Not a valid object name origin/nope"
             in refused.stdout + refused.stderr)
+
+
+def test_a_staged_config_change_cannot_switch_the_hook_off(tmp_path, project, environ):
+    """--config names a file on the base branch: the commit being made cannot relax it."""
+    work = clone(tmp_path, project, environ, files={"ci/review.yml": "compatibility: backward\n"},
+                 extra="        args: [--base, origin/HEAD, --config, ci/review.yml]\n")
+    write(work, {"events/user.avsc": BREAKING, "ci/review.yml": "paths:\n  avro: []\n"})
+    refused = commit(work, environ)
+    out = refused.stdout + refused.stderr
+    assert refused.returncode == 1, out
+    assert "events/user.avsc:3: error AVRO_FIELD_ADDED_WITHOUT_DEFAULT" in out
+    assert git(work, "rev-list", "--count", "HEAD") == "1"

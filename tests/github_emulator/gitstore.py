@@ -12,6 +12,8 @@ ZERO_SHA = "0" * 40
 # Author and committer of every emulated commit; GitHub shows these in commit payloads.
 AUTHOR_NAME = "Octo Cat"
 AUTHOR_EMAIL = "octocat@users.noreply.github.com"
+# A commit `by` a login is written with the login's noreply address, which GitHub links to it.
+NOREPLY = "@users.noreply.github.com"
 FILE_MODE = "100644"
 LINK_MODE = "120000"  # a symbolic link: its blob holds the target's path
 
@@ -35,6 +37,8 @@ class CommitInfo:
     message: str
     author_date: str  # ISO 8601, UTC, "Z" suffix like GitHub
     committer_date: str
+    author_email: str = AUTHOR_EMAIL
+    committer_email: str = AUTHOR_EMAIL
 
 
 @dataclass(frozen=True)
@@ -101,9 +105,10 @@ class GitStore:
 
     def commit(self, branch: str, files: dict[str, str | bytes | Link | None], message: str, *,
                parent: str | None, author_date: datetime | str | None = None,
-               merged: tuple[str, ...] = ()) -> str:
+               merged: tuple[str, ...] = (), by: str | None = None) -> str:
         """Write `files` (None deletes) on top of `parent` and move `branch` to the new commit;
-        `merged` are further parents (a merge commit, as a merge queue's group is)."""
+        `merged` are further parents (a merge commit, as a merge queue's group is); `by`: the
+        login that authored and committed it (default: octocat)."""
         with tempfile.TemporaryDirectory() as scratch:
             env = {"GIT_INDEX_FILE": str(Path(scratch) / "index")}
             if parent:
@@ -121,7 +126,7 @@ class GitStore:
             self.run("update-index", "--index-info", stdin="\n".join(lines).encode() + b"\n", env=env)
             tree = self.run("write-tree", env=env).decode().strip()
         parents = ((parent,) if parent else ()) + tuple(merged)
-        return self._commit_tree(branch, tree, parents, message, date=author_date)
+        return self._commit_tree(branch, tree, parents, message, date=author_date, by=by)
 
     def merge(self, branch: str, head: str, message: str, *, squash: bool = False) -> str:
         """Merge `head` into `branch` as GitHub's merge button does, dated now: a merge commit
@@ -133,11 +138,13 @@ class GitStore:
         return self._commit_tree(branch, tree, (tip,) if squash else (tip, head), message, date=None)
 
     def _commit_tree(self, branch: str, tree: str, parents: tuple[str, ...], message: str, *,
-                     date: datetime | str | None) -> str:
-        """A commit of `tree` (author and committer dated `date`, else now) as `branch`'s tip."""
+                     date: datetime | str | None, by: str | None = None) -> str:
+        """A commit of `tree` (author and committer dated `date`, else now; `by` a login, else
+        octocat) as `branch`'s tip."""
         date = _iso(date) or _iso(datetime.now(timezone.utc))
-        people = {"GIT_AUTHOR_NAME": AUTHOR_NAME, "GIT_AUTHOR_EMAIL": AUTHOR_EMAIL,
-                  "GIT_COMMITTER_NAME": AUTHOR_NAME, "GIT_COMMITTER_EMAIL": AUTHOR_EMAIL,
+        name, email = (by, by + NOREPLY) if by else (AUTHOR_NAME, AUTHOR_EMAIL)
+        people = {"GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email,
+                  "GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": email,
                   "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date}
         flags = [flag for sha in parents for flag in ("-p", sha)]
         sha = self.run("commit-tree", tree, *flags, "-m", message, env=people).decode().strip()
@@ -146,11 +153,11 @@ class GitStore:
         return sha
 
     def info(self, sha: str) -> CommitInfo:
-        fmt = "%H%x00%T%x00%P%x00%aI%x00%cI%x00%B"
+        fmt = "%H%x00%T%x00%P%x00%aI%x00%cI%x00%ae%x00%ce%x00%B"
         out = self.text("show", "-s", f"--format={fmt}", sha)
-        full, tree, parents, adate, cdate, message = out.split("\0", 5)
+        full, tree, parents, adate, cdate, aemail, cemail, message = out.split("\0", 7)
         return CommitInfo(full, tree, tuple(parents.split()), message.rstrip("\n"),
-                          _utc(adate), _utc(cdate))
+                          _utc(adate), _utc(cdate), aemail, cemail)
 
     def blob_at(self, ref: str, path: str) -> tuple[str, bytes] | None:
         """(blob sha, bytes) of `path` at commit `ref`, or None when it is absent or not a file."""

@@ -29,11 +29,12 @@ class Repo:
 
     def commit(self, branch: str, files: dict[str, str | bytes | None], message: str = "Update", *,
                author_date: datetime | str | None = None, base: str | None = None,
-               merged: tuple[str, ...] = ()) -> str:
+               merged: tuple[str, ...] = (), by: str | None = None) -> str:
         """Commit `files` (None deletes a file) to `branch` and return the new sha.
 
         A new branch starts from `base` (default: the default branch); an empty repo's first
-        commit has no parent. `merged` commits become further parents (a merge commit).
+        commit has no parent. `merged` commits become further parents (a merge commit). `by` is
+        the login that authored and committed it (default: octocat).
         """
         parent = self.git.branch_sha(branch)
         if parent is None and (base or self.git.branches()):
@@ -41,7 +42,7 @@ class Repo:
             if parent is None:
                 raise ValueError(NO_SUCH_BRANCH.format(branch=base, repo=self.full_name))
         return self.git.commit(branch, files, message, parent=parent, author_date=author_date,
-                               merged=merged)
+                               merged=merged, by=by)
 
     def sha(self, ref: str) -> str:
         # A pull request's sides are branches: a tag with a branch's name does not move them.

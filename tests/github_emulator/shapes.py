@@ -6,6 +6,7 @@ import zlib
 from urllib.parse import quote
 
 from .diffs import FileDiff
+from .gitstore import NOREPLY
 from .repos import Repo
 
 
@@ -62,18 +63,19 @@ def repository(api: str, repo: Repo) -> dict:
 def commit(api: str, repo: Repo, sha: str, files: list[FileDiff] | None = None) -> dict:
     info = repo.git.info(sha)
     base = f"{api}/repos/{repo.full_name}"
-    person = {"name": "Octo Cat", "email": "octocat@users.noreply.github.com"}
+    author, committer = _linked(info.author_email), _linked(info.committer_email)
     out = {"sha": info.sha, "node_id": f"C_emu{info.sha[:12]}", "url": f"{base}/commits/{info.sha}",
            "html_url": f"{_web(api)}/{repo.full_name}/commit/{info.sha}",
            "comments_url": f"{base}/commits/{info.sha}/comments",
            "commit": {"message": info.message, "url": f"{base}/git/commits/{info.sha}",
-                      "author": {**person, "date": info.author_date},
-                      "committer": {**person, "date": info.committer_date},
+                      "author": {**_person(info.author_email), "date": info.author_date},
+                      "committer": {**_person(info.committer_email), "date": info.committer_date},
                       "tree": {"sha": info.tree, "url": f"{base}/git/trees/{info.tree}"},
                       "comment_count": 0,
                       "verification": {"verified": False, "reason": "unsigned", "payload": None,
                                        "signature": None, "verified_at": None}},
-           "author": user(api, "octocat"), "committer": user(api, "octocat"),
+           # GitHub links an email to the account that verified it (here: noreply addresses).
+           "author": author and user(api, author), "committer": committer and user(api, committer),
            "parents": [{"sha": p, "url": f"{base}/commits/{p}",
                         "html_url": f"{_web(api)}/{repo.full_name}/commit/{p}"} for p in info.parents]}
     if files is not None:
@@ -82,6 +84,17 @@ def commit(api: str, repo: Repo, sha: str, files: list[FileDiff] | None = None) 
         out["stats"] = {"additions": adds, "deletions": dels, "total": adds + dels}
         out["files"] = [diff_entry(api, repo, sha, f) for f in files]
     return out
+
+
+def _linked(email: str) -> str | None:
+    """The login a commit email belongs to, or None (GitHub's `author: null`)."""
+    login = email.removesuffix(NOREPLY)
+    return login if login != email and login else None
+
+
+def _person(email: str) -> dict:
+    login = _linked(email)
+    return {"name": "Octo Cat" if login == "octocat" else login or email, "email": email}
 
 
 def diff_entry(api: str, repo: Repo, sha: str, diff: FileDiff) -> dict:

@@ -179,3 +179,48 @@ def test_override_button_explains_the_command(github, app_url, failing):
     send(github, app_url, "check_run", github.check_run_event("requested_action", run, identifier="override-help"))
     settle(github)
     assert any("/schema-override <reason>" in b for b in replies(github, repo, pull))
+
+
+def pushed_by_member(github, app_url, *, config: str = "", sender: str = "member"):
+    """octocat's pull request, to which `member` (write access) pushed a commit adding a required
+    Avro field; `sender` is who the `synchronize` delivery says pushed it."""
+    files = {"schemas/user.avsc": AVRO_BASE, **({".github/schema-review.yml": config} if config else {})}
+    repo, pull = open_pull(github, files, {"README.md": "contracts\n"})
+    repo.commit("feature", {"schemas/user.avsc": AVRO_BASE.replace(*ADD_LEVEL)}, "Add level", by="member")
+    send(github, app_url, "pull_request", github.pull_request_event("synchronize", pull, sender=sender))
+    assert check(github, repo, pull).conclusion == "failure"
+    settle(github)
+    github.set_permission(repo.owner, repo.name, "member", "write")
+    github.set_permission(repo.owner, repo.name, "maintainer", "maintain", role_name="maintain")
+    return repo, pull
+
+
+@pytest.mark.parametrize("sender, did", [
+    ("member", "pushed"),  # the App's push log names the pusher
+    ("octocat", "authored or committed"),  # the commit list names the commit's author
+])
+def test_whoever_pushed_or_wrote_a_commit_cannot_override_it(github, app_url, sender, did):
+    repo, pull = pushed_by_member(github, app_url, sender=sender)
+    command = comment(github, app_url, pull, f"/schema-override {REASON}", "member")
+    assert check(github, repo, pull).conclusion == "failure"
+    assert reactions(github, command) == ["-1"]
+    (reply,) = [b for b in replies(github, repo, pull) if "@member" in b]
+    assert reply.startswith(f"@member I can't accept this override: you {did} `{pull.head_sha[:7]}` "
+                            "in this pull request"), reply
+    assert "`override.allow_committers` in `.github/schema-review.yml`" in reply
+
+
+@pytest.mark.parametrize("config, user", [
+    ("", "maintainer"),  # wrote and pushed nothing here
+    ("override:\n  allow_committers: true\n", "member"),  # a small team allows it
+])
+def test_an_uninvolved_maintainer_or_an_allowed_committer_may_override(github, app_url, config, user):
+    repo, pull = pushed_by_member(github, app_url, config=config)
+    before = len(github.calls)
+    command = comment(github, app_url, pull, f"/schema-override {REASON}", user)
+    run = check(github, repo, pull)
+    assert run.conclusion == "success" and run.output["title"] == f"Overridden by @{user}"
+    assert reactions(github, command) == ["+1"]
+    # One request for the commit list, and none when the config makes it moot.
+    listed = [c for c in github.calls[before:] if c.operation == "pulls/list-commits"]
+    assert len(listed) == (0 if config else 1)

@@ -124,11 +124,16 @@ def test_config_selects_files_and_modes_and_explicit_flags_win(tmp_path):
         ("JSONSCHEMA_PROPERTY_MADE_REQUIRED", "error"), ("JSONSCHEMA_CONSTRAINT_LOOSENED", "info"), *proto})
 
 
-def test_config_errors_and_the_engine_without_a_config_reader_exit_2(tmp_path):
+@pytest.mark.parametrize("text, problem", [
+    ("compatibility: sideways\n", "compatibility"),
+    # a base in another repository cannot be read here: refused, never reviewed without it
+    ("_extends: .github\ncompatibility: forward\n", "_extends: .github's config cannot be read here"),
+])
+def test_config_errors_and_the_engine_without_a_config_reader_exit_2(tmp_path, text, problem):
     config = tmp_path / "schema-review.yml"
-    config.write_text("compatibility: sideways\n")
+    config.write_text(text)
     bad = run("check", "old", "new", "--config", str(config), module="bot.cli")
-    assert bad.returncode == 2 and "compatibility" in bad.stderr
+    assert bad.returncode == 2 and problem in bad.stderr, bad.stderr
     plain = run("check", "old", "new", "--config", str(config))
     assert plain.returncode == 2 and "schema-review" in plain.stderr
 
