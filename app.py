@@ -1,8 +1,8 @@
 """The WSGI entry point for gunicorn (Procfile: web: gunicorn app:app)."""
 import sys
 
-from bot.settings import SettingsError
-from bot.web import create_app
+from bot.config.settings import SettingsError
+from bot.web.app import create_app
 
 # gunicorn's "App failed to load" status: its arbiter stops instead of booting the worker again.
 APP_LOAD_ERROR = 4

@@ -4,7 +4,7 @@ import shutil
 import sys
 import tempfile
 
-from bot.envfile import load_env_file
+from bot.config.envfile import load_env_file
 
 # Settings in .env (written by the registration page) apply to gunicorn's own knobs too.
 load_env_file()
@@ -43,7 +43,7 @@ def on_starting(server):
 def when_ready(server):
     # No REDIS_URL: the SQLite queue's jobs run in one worker process this arbiter keeps running
     # (bot/queue/sidecar.py), never in the threads that answer GitHub.
-    from bot.metrics import mark_worker_dead
+    from bot.ambient.metrics import mark_worker_dead
     from bot.queue.sidecar import start_if_local
     server.queue_sidecar = start_if_local(on_exit=mark_worker_dead, clean_exit_delay=graceful_timeout + 10)
 
@@ -67,5 +67,5 @@ def on_exit(server):
 
 
 def child_exit(server, worker):
-    from bot.metrics import mark_worker_dead
+    from bot.ambient.metrics import mark_worker_dead
     mark_worker_dead(worker.pid)

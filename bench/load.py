@@ -128,7 +128,7 @@ def throughput(times: list[float]) -> float:
 def unfinished(queue_path: str | None, redis_url: str | None) -> int:
     from bot.queue import make_huey
     from bot.queue.ledger import Ledger
-    from bot.runtime import Runtime
+    from bot.queue.runtime import Runtime
     runtime = Runtime(redis_url=redis_url, queue_path=queue_path or "")
     return sum(1 for _guid, entry in Ledger(make_huey(runtime)).entries() if entry["state"] != "done")
 

@@ -1,11 +1,13 @@
-"""Route a job to its handler by event; each handler is thin and calls named functions."""
+"""Route a job to its handler by event; each handler is thin and calls named functions, in order:
+gather, review, render, publish. May import gather, overrides, review, render, github, lifecycle,
+config and ambient, never queue or web."""
 from __future__ import annotations
 
-from ..events import Work, classify
-from ..jobs import Job
-from .action import handle_action
-from .comment import CommandContext, handle_command
-from .pull_request import handle_review
+from bot.handlers.events import Work, classify
+from bot.ambient.jobs import Job
+from bot.handlers.action import handle_action
+from bot.handlers.comment import CommandContext, handle_command
+from bot.handlers.pull_request import handle_review
 
 HANDLERS = {Work.REVIEW: handle_review, Work.ACTION: handle_action}
 

@@ -1,11 +1,11 @@
 """The check run's "Override…" button: buttons carry no reason, so it explains the command."""
 from __future__ import annotations
 
-from ..configfile import ConfigError
-from ..jobs import Job
-from .help import help_text
-from .pull_request import load_config
-from .target import review_target
+from bot.config.configfile import ConfigError
+from bot.ambient.jobs import Job
+from bot.handlers.help import help_text
+from bot.handlers.pull_request import load_config
+from bot.handlers.target import review_target
 
 PROMPT = "@{user} to override the `schema-review` check, comment with a reason:\n\n{help}"
 NO_PULL = "the button was pressed on a commit that no open pull request carries"
@@ -19,7 +19,7 @@ def handle_action(job: Job, *, github) -> None:
     try:
         policy = load_config(repo, target.default_branch).override
     except ConfigError:
-        from ..config import Config
+        from bot.config.config import Config
         policy = Config().override
     user = (job.payload.get("sender") or {}).get("login", "")
     repo.comment(target.pull_number, PROMPT.format(user=user, help=help_text(policy)))

@@ -5,20 +5,20 @@ import logging
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from ..commands import Kind, parse
-from ..review_query import bodies_by
-from ..config import Permission
-from ..configfile import ConfigError
-from ..jobs import Job
-from ..overrides import Record, RecordKind, records_in
-from ..permissions import level
-from ..records import scope_of
-from ..render.escape import code
-from ..seen import parse_time
-from .help import help_text
-from .override import Command, answer, handle_override
-from .pull_request import load_config, review_head, utc_now
-from .target import Target
+from bot.overrides.commands import Kind, parse
+from bot.github.review_query import bodies_by
+from bot.config.config import Permission
+from bot.config.configfile import ConfigError
+from bot.ambient.jobs import Job
+from bot.overrides.verdict import Record, RecordKind, records_in
+from bot.overrides.permissions import level
+from bot.overrides.records import scope_of
+from bot.render.escape import code
+from bot.overrides.seen import parse_time
+from bot.handlers.help import help_text
+from bot.handlers.override import Command, answer, handle_override
+from bot.handlers.pull_request import load_config, review_head, utc_now
+from bot.handlers.target import Target
 
 log = logging.getLogger("schema_review.commands")
 

@@ -1,8 +1,8 @@
 """The text of `/schema-review help` and of the check run's "Override…" button."""
 from __future__ import annotations
 
-from ..config import OverridePolicy
-from ..render.escape import code
+from bot.config.config import OverridePolicy
+from bot.render.escape import code
 
 HELP = """**schema-review commands** (comment on the pull request; the comment must start with the command)
 

@@ -4,16 +4,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from ..commands import Command as Parsed, Kind
-from ..config import Config
-from ..contributions import of_pull
-from ..overrides import Record, RecordKind, errors, in_scope, records_in
-from ..records import MARKER_PATTERN
-from ..permissions import decide, level, uninvolved
-from ..render.escape import code, quote
-from ..seen import Seen, parse_time, seen_at
-from .pull_request import evaluate, review_head
-from .target import Target
+from bot.overrides.commands import Command as Parsed, Kind
+from bot.config.config import Config
+from bot.github.contributions import of_pull
+from bot.overrides.verdict import Record, RecordKind, errors, in_scope, records_in
+from bot.overrides.records import MARKER_PATTERN
+from bot.overrides.permissions import decide, level, uninvolved
+from bot.render.escape import code, quote
+from bot.overrides.seen import Seen, parse_time, seen_at
+from bot.handlers.pull_request import evaluate, review_head
+from bot.handlers.target import Target
 
 THUMBS_UP, THUMBS_DOWN, CONFUSED = "+1", "-1", "confused"
 REFUSED = "@{user} I can't accept this override: {why}."
@@ -53,7 +53,7 @@ class Command:
     user: str
     comment: dict
     config: Config
-    scope: str  # what the App's records are bound to (bot/records.py)
+    scope: str  # what the App's records are bound to (bot/overrides/records.py)
     target: Target
     # Fetches the comment again: still there, unedited? Asked once more right before recording.
     still_as_sent: Callable[[], bool] = lambda: True

@@ -5,23 +5,23 @@ import logging
 import time
 from datetime import datetime, timezone
 
-from ..collect import blob_keys, collect, schema_files
-from ..config import CONFIG_PATH, Config, parse_config
-from ..configfile import ConfigError
-from ..extends import with_base
-from ..github import LOOK_UP, PULL_FILES_LISTED, Verdict
-from ..jobs import Job, Superseded, is_final
-from ..overrides import active, records_in, verdict
-from ..permissions import decide, level
-from ..publish import publish_comments
-from ..records import scope_of
-from ..stages import recording, stage
-from ..render.escape import code
-from ..render.model import Conclusion
-from ..review import ReviewResult, review
-from ..review_query import ReviewState, bodies_by
-from ..schemaset import uses_sets
-from .target import Target, review_target
+from bot.gather.changes import blob_keys, collect, schema_files
+from bot.config.config import CONFIG_PATH, Config, parse_config
+from bot.config.configfile import ConfigError
+from bot.config.extends import with_base
+from bot.github.client import LOOK_UP, PULL_FILES_LISTED, Verdict
+from bot.ambient.jobs import Job, Superseded, is_final
+from bot.overrides.verdict import active, records_in, verdict
+from bot.overrides.permissions import decide, level
+from bot.handlers.publish import publish_comments
+from bot.overrides.records import scope_of
+from bot.ambient.stages import recording, stage
+from bot.render.escape import code
+from bot.render.model import Conclusion
+from bot.review.review import ReviewResult, review
+from bot.github.review_query import ReviewState, bodies_by
+from bot.gather.schemaset import uses_sets
+from bot.handlers.target import Target, review_target
 
 log = logging.getLogger("schema_review.review")
 
@@ -192,7 +192,7 @@ def current_overrides(github, repo, pull, config: Config, *, conversation=None) 
                                  in_team=lambda team: repo.in_team(team, user)).allowed
         return cache[user]
 
-    # Only records sealed with the App's key for this very pull request count (bot/records.py).
+    # Only records sealed with the App's key for this very pull request count (bot/overrides/records.py).
     scope = scope_of(repo.full_name, pull.number)
     return active(records_in(bodies, key=github.record_key, scope=scope), still_allowed=still_allowed)
 

@@ -9,12 +9,12 @@ from huey import RedisHuey, SqliteHuey
 from huey.consumer import Consumer
 from huey.storage import SqliteStorage
 
-from ..jobs import Admission, Job
-from ..runtime import Runtime
-from .leases import Leases
-from .ledger import Ledger
-from .maintenance import Upkeep
-from .runner import Runner
+from bot.ambient.jobs import Admission, Job
+from bot.queue.runtime import Runtime
+from bot.queue.leases import Leases
+from bot.queue.ledger import Ledger
+from bot.queue.maintenance import Upkeep
+from bot.queue.runner import Runner
 
 QUEUE_NAME = "schema-review"
 # An idle SQLite worker polls at most this often (Redis workers block on the list instead).

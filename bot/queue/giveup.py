@@ -6,11 +6,11 @@ import logging
 from github import GithubException
 from github.GithubException import RateLimitExceededExceedsMaxWait
 
-from ..events import Work, classify
-from ..handlers.pull_request import fail_closed
-from ..handlers.target import review_target
-from ..jobs import Job
-from .runner import Interrupted
+from bot.handlers.events import Work, classify
+from bot.handlers.pull_request import fail_closed
+from bot.handlers.target import review_target
+from bot.ambient.jobs import Job
+from bot.queue.runner import Interrupted
 
 log = logging.getLogger("schema_review.queue")
 

@@ -5,9 +5,9 @@ import enum
 import time
 from typing import Iterator
 
-from ..jobs import Job
-from . import admission
-from .subject import Subject, subject_of
+from bot.ambient.jobs import Job
+from bot.queue import admission
+from bot.queue.subject import Subject, subject_of
 
 PREFIX = "delivery:"
 # GitHub lets anyone redeliver a delivery for three days; its id is remembered that long.
@@ -123,7 +123,7 @@ def _updates(subject: Subject, keys: list[str], values: list) -> dict:
         # and deliveries may arrive in any order: neither supersedes the other.
         changes[head_key] = {"heads": heads + [subject.head], "version": subject.version}
     # (time, head) of every signed push delivery: which head a comment's author saw; and who
-    # pushed it, whom an override must not come from (bot/contributions.py).
+    # pushed it, whom an override must not come from (bot/github/contributions.py).
     entry = (subject.version, subject.head, subject.pusher) if subject.pusher else (subject.version, subject.head)
     log = log or []
     if entry not in log:

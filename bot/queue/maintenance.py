@@ -6,8 +6,8 @@ import threading
 import time
 from typing import Callable
 
-from .leases import Leases, owner_id
-from .ledger import Ledger, State
+from bot.queue.leases import Leases, owner_id
+from bot.queue.ledger import Ledger, State
 
 log = logging.getLogger("schema_review.queue")
 

@@ -8,11 +8,11 @@ from typing import Callable
 from github.GithubException import RateLimitExceededExceedsMaxWait
 from huey.exceptions import RetryTask
 
-from ..jobs import Job, Superseded, attempt, cancellable
-from ..metrics import JOB_DURATION
-from .leases import Leases, owner_id
-from .ledger import Ledger, State
-from .subject import subject_of
+from bot.ambient.jobs import Job, Superseded, attempt, cancellable
+from bot.ambient.metrics import JOB_DURATION
+from bot.queue.leases import Leases, owner_id
+from bot.queue.ledger import Ledger, State
+from bot.queue.subject import subject_of
 
 log = logging.getLogger("schema_review.queue")
 

@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 from typing import Mapping
 
-from ..registration.manifest import unregistered
-from ..runtime import Runtime
-from ..settings import SettingsError
+from bot.web.registration.manifest import unregistered
+from bot.queue.runtime import Runtime
+from bot.config.settings import SettingsError
 
 log = logging.getLogger("schema_review.queue")
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..events import Work, classify
-from ..jobs import Job
+from bot.handlers.events import Work, classify
+from bot.ambient.jobs import Job
 
 
 @dataclass(frozen=True)

@@ -6,20 +6,20 @@ from typing import Callable
 
 import rules
 
-from ..jobs import Job
-from ..runtime import Runtime
-from ..settings import Settings
-from .dispatcher import QueueDispatcher
+from bot.ambient.jobs import Job
+from bot.queue.runtime import Runtime
+from bot.config.settings import Settings
+from bot.queue.dispatcher import QueueDispatcher
 
 
 def build_dispatcher(settings: Settings, runtime: Runtime, *,
                      handle: Callable[[Job], None] | None = None) -> QueueDispatcher:
-    from .. import review
-    from ..github import GitHubApp
-    from ..handlers import handle_job
-    from ..handlers.comment import CommandContext
-    from ..recovery import recover_deliveries
-    from .giveup import give_up
+    from bot.review import review
+    from bot.github.client import GitHubApp
+    from bot.handlers import handle_job
+    from bot.handlers.comment import CommandContext
+    from bot.queue.recovery import recover_deliveries
+    from bot.queue.giveup import give_up
 
     rules.budget.configure(seconds=runtime.file_budget)
     review.configure(pull_seconds=runtime.pull_budget)

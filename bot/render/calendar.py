@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..migrations import Kind, Migration
-from ..since import stamped
-from .escape import cell, code, text as prose
+from bot.lifecycle.migrations import Kind, Migration
+from bot.lifecycle.since import stamped
+from bot.render.escape import cell, code, text as prose
 
 HEADING = "### Migrations in flight"
 LEAD = ("In the files this pull request touches; dates from the base branch's history: when "

@@ -6,10 +6,10 @@ from typing import Sequence
 
 from rules import Finding, Format, Severity, Side
 
-from . import calendar, comments
-from .escape import cell, code, plain, text as prose
-from .markdown import fit
-from .model import FileReview
+from bot.render import calendar, comments
+from bot.render.escape import cell, code, plain, text as prose
+from bot.render.markdown import fit
+from bot.render.model import FileReview
 
 
 NO_FILES = "No schema files changed"

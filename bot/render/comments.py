@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from rules import Finding, Side
 
-from ..diff_lines import DiffSide
-from ..fingerprint import marker
-from . import example, explain
-from .escape import code, fenced, text
-from .markdown import LANGUAGES, MAX_OUTPUT
-from .model import Comment, FileComment, FileReview, InlineComment
+from bot.render.diff_lines import DiffSide
+from bot.render.fingerprint import marker
+from bot.render import example, explain
+from bot.render.escape import code, fenced, text
+from bot.render.markdown import LANGUAGES, MAX_OUTPUT
+from bot.render.model import Comment, FileComment, FileReview, InlineComment
 
 HEADER = "**{label}** · {rule} · {element}"
 REMOVED_AT = "_The removed element was on line {line} of the base version._"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from rules import Example, Format, Outcome, Side
 from rules.visible import visible_json
 
-from .escape import code, fenced
+from bot.render.escape import code, fenced
 
 SUMMARY = "<details><summary>Example that breaks</summary>"
 END = "</details>"

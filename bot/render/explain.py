@@ -5,9 +5,9 @@ from functools import lru_cache
 
 from rules import Direction, Finding, Mode, Severity, all_specs
 
-from ..config import (DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_INVALID, SCHEMA_NOT_REVIEWED,
+from bot.config.config import (DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_INVALID, SCHEMA_NOT_REVIEWED,
                       SCHEMA_REVIEW_BUDGET)
-from .escape import code
+from bot.render.escape import code
 
 LABELS = {Severity.ERROR: "Breaking change", Severity.WARNING: "Warning", Severity.INFO: "Note"}
 BREAKS = {

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from rules import Finding, Format, Mode, Severity, Side
 
-from ..diff_lines import DiffLines, DiffSide
+from bot.render.diff_lines import DiffLines, DiffSide
 
 
 class Conclusion(enum.StrEnum):
@@ -34,7 +34,7 @@ class FileReview:
     notes: tuple[str, ...] = ()
     removed: bool = False
     version: str = ""  # a digest of both versions' content: what whole-file findings are bound to
-    migrations: tuple = ()  # bot.migrations.Migration: what the head has in flight
+    migrations: tuple = ()  # bot.lifecycle.migrations.Migration: what the head has in flight
     # Not changed by the pull request: reviewed because it uses a file that is. It has no
     # diff to comment on; its findings show in the summary and as annotations.
     context: bool = False

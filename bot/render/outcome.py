@@ -6,11 +6,11 @@ from typing import Iterator
 from rules import Finding, Side
 from rules.output.model import FileResult, Located, Outcome, RuleHelp
 
-from ..config import (DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_INVALID, SCHEMA_NOT_REVIEWED,
+from bot.config.config import (DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_INVALID, SCHEMA_NOT_REVIEWED,
                       SCHEMA_REVIEW_BUDGET)
-from ..fingerprint import of as fingerprint_of
-from . import check_run, explain
-from .model import Conclusion, FileReview
+from bot.render.fingerprint import of as fingerprint_of
+from bot.render import check_run, explain
+from bot.render.model import Conclusion, FileReview
 
 VERDICT = "schema-review: {conclusion}: {title}"
 OLDER_VERSION = "{message} (against the older version {version})"

@@ -1,7 +1,7 @@
 """The review as one JSON object for scripts: the conclusion, the files, the findings."""
 from __future__ import annotations
 
-from .outcome import unique
+from bot.render.outcome import unique
 
 
 def to_json(result) -> dict:

@@ -7,9 +7,9 @@ from typing import Callable, Mapping, Sequence, TextIO
 from rules import Finding, Severity, Side
 from rules.visible import line_start, visible
 
-from .check_run import FORMAT_NAMES, counts
-from .model import Conclusion, FileReview
-from .outcome import unique, verdict
+from bot.render.check_run import FORMAT_NAMES, counts
+from bot.render.model import Conclusion, FileReview
+from bot.render.outcome import unique, verdict
 
 FILE_HEADER = "{path} ({format}, {mode})"
 NO_FINDINGS = "  no findings"

@@ -1,7 +1,7 @@
 """Parsing slash commands: every shape of comment, data-driven."""
 import pytest
 
-from bot.commands import Kind, parse
+from bot.overrides.commands import Kind, parse
 
 
 @pytest.mark.parametrize("body, kind, reason, scope", [

@@ -1,9 +1,9 @@
 """`.github/schema-review.yml`: YAML snippets -> Config values, or the error naming key and line."""
 import pytest
 
-from bot.config import (BOT_RULES, Compatibility, Config, OverridePolicy, Permission,
+from bot.config.config import (BOT_RULES, Compatibility, Config, OverridePolicy, Permission,
                         parse_config)
-from bot.configfile import MAX_CONFIG_BYTES, ConfigError
+from bot.config.configfile import MAX_CONFIG_BYTES, ConfigError
 from bot.render.model import Conclusion
 from rules import Format, Mode, Policy, Severity
 
@@ -158,7 +158,7 @@ def test_options_leave_the_bots_own_rules_out():
 
 
 def test_config_module_docstring_documents_every_key():
-    import bot.config
-    from bot.config import _TOP_KEYS
+    import bot.config.config
+    from bot.config.config import _TOP_KEYS
     for key in _TOP_KEYS:
-        assert f"`{key}" in bot.config.__doc__, key
+        assert f"`{key}" in bot.config.config.__doc__, key

@@ -2,7 +2,7 @@
 from rules import Severity
 from rules.protobuf import bufyaml
 
-from bot.config import parse_config
+from bot.config.config import parse_config
 
 LAYOUT = bufyaml.layout({"proto/buf.yaml": "version: v1\nbreaking:\n  use: [FILE]\n"
                                             "  except: [FIELD_SAME_NAME]\n", "x/buf.yaml": "[\n"})
@@ -30,8 +30,8 @@ def test_a_file_outside_every_module_keeps_the_config():
 def test_an_import_from_a_buf_dependency_is_named_in_the_apps_schema_invalid():
     from datetime import datetime, timezone
 
-    from bot.config import Config
-    from bot.review import FileChange, FileStatus, review
+    from bot.config.config import Config
+    from bot.review.review import FileChange, FileStatus, review
     from tests.bot.test_review import patch
 
     layout = bufyaml.layout({"proto/buf.yaml": "version: v2\ndeps:\n  - buf.build/googleapis/googleapis\n"})

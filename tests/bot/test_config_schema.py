@@ -7,10 +7,10 @@ import pytest
 import yaml
 
 import rules
-from bot import config as config_module
-from bot import configschema
-from bot.config import BOT_RULES, CONFIG_PATH, ConfigError, parse_config
-from bot.configfile import load
+from bot.config import config as config_module
+from bot.config import configschema
+from bot.config.config import BOT_RULES, CONFIG_PATH, ConfigError, parse_config
+from bot.config.configfile import load
 from tests.shared import REPO
 
 SCHEMA = json.loads((REPO / "bot" / "schema-review.schema.json").read_text())
@@ -59,7 +59,7 @@ def test_every_key_the_parser_accepts_is_in_the_schema_and_back(template):
 
 
 def test_the_schema_lists_exactly_the_rule_ids_the_parser_knows():
-    """Editors complete rule ids from the file; `python -m bot.configschema` rewrites the list."""
+    """Editors complete rule ids from the file; `python -m bot.config.configschema` rewrites the list."""
     assert set(SCHEMA["properties"]["rules"]["propertyNames"]["enum"]) == set(rules.all_specs()) | BOT_RULES
 
 

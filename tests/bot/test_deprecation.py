@@ -3,8 +3,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from bot.deprecation import check, deleted_deprecated
-from bot.since import Clock
+from bot.lifecycle.deprecation import check, deleted_deprecated
+from bot.lifecycle.since import Clock
 from rules import Format, Severity, Side
 
 NOW = datetime(2025, 3, 20, 12, tzinfo=timezone.utc)

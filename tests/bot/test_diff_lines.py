@@ -1,7 +1,7 @@
 """GitHub `patch` strings -> the lines a comment may sit on, per side and per hunk."""
 import pytest
 
-from bot.diff_lines import DiffSide, parse_patch
+from bot.render.diff_lines import DiffSide, parse_patch
 
 LEFT, RIGHT = DiffSide.LEFT, DiffSide.RIGHT
 

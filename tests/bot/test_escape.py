@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from bot.fingerprint import found_in, marker
+from bot.render.fingerprint import found_in, marker
 from bot.render.escape import cell, code, fenced, plain, quote, text
 from tests.security.markdown_check import problems, prose, table_cells, without_code, without_fences
 

@@ -1,9 +1,9 @@
 """`_extends` without GitHub: which repository is named, how the trees merge, where errors point."""
 import pytest
 
-from bot.config import Compatibility, parse_config
-from bot.configfile import ConfigError, load
-from bot.extends import extends_target, with_base
+from bot.config.config import Compatibility, parse_config
+from bot.config.configfile import ConfigError, load
+from bot.config.extends import extends_target, with_base
 
 BASE = """compatibility: full
 exclude: ["legacy/**", "vendor/**"]

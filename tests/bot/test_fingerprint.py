@@ -1,5 +1,5 @@
 """Fingerprints identify a finding across pushes; the marker carries them in comment bodies."""
-from bot.fingerprint import fingerprint, found_in, marker, posted
+from bot.render.fingerprint import fingerprint, found_in, marker, posted
 from rules import Finding, Severity, Side
 
 FINDING = Finding(rule="AVRO_X", severity=Severity.ERROR, line=10, path="User.level", message="m")

@@ -1,7 +1,7 @@
 """Glob semantics: `*` stays in one directory, `**` crosses any number of them (zero included)."""
 import pytest
 
-from bot.globs import matches
+from bot.config.globs import matches
 
 CASES = [
     ("**/*.avsc", "a.avsc", True),

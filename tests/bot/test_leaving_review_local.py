@@ -5,8 +5,8 @@ from datetime import datetime, timezone
 
 import pytest
 
-from bot.__main__ import main
-from bot.config import SCHEMA_NOT_REVIEWED as NOT_REVIEWED
+from bot.local.main import main
+from bot.config.config import SCHEMA_NOT_REVIEWED as NOT_REVIEWED
 from tests.leaving_review import CASES, base_files
 from tests.localgit import make_repo
 

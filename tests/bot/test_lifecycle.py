@@ -4,8 +4,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from bot.__main__ import main
-from bot.cli import main as cli_main
+from bot.local.main import main
+from bot.local.cli import main as cli_main
 from tests.localgit import commit_at, git
 
 NOW = datetime(2026, 12, 2, 12, tzinfo=timezone.utc)

@@ -1,7 +1,7 @@
 """`python -m bot review` on a git repository with a buf module under proto/: no configuration."""
 from datetime import datetime, timezone
 
-from bot.__main__ import main
+from bot.local.main import main
 from tests.bufmodule import trees
 from tests.localgit import make_repo
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import main
+from bot.local.main import main
 from tests.localgit import git, make_repo, write
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.local import review_repo
-from bot.review import Conclusion
+from bot.local.git_review import review_repo
+from bot.review.review import Conclusion
 from tests.localgit import git, make_repo
 
 NOW = datetime(2030, 1, 1, tzinfo=timezone.utc)

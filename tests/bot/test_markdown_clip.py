@@ -1,7 +1,7 @@
 """The last guard before GitHub: every body fits, keeps the App's markers, closes its fences."""
 import pytest
 
-from bot.fingerprint import found_in, marker
+from bot.render.fingerprint import found_in, marker
 from bot.render.markdown import MAX_OUTPUT, MAX_TITLE, clip, clip_title
 
 MARK = marker("0123456789abcdef")

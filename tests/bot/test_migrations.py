@@ -4,12 +4,12 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from bot.config import Config
-from bot.migrations import Kind, in_flight
+from bot.config.config import Config
+from bot.lifecycle.migrations import Kind, in_flight
 from bot.render.calendar import MAX_ROWS
 from bot.render.escape import code
-from bot.since import Clock
-from bot.review import FileChange, FileStatus, review
+from bot.lifecycle.since import Clock
+from bot.review.review import FileChange, FileStatus, review
 from rules import Format
 
 NOW = datetime(2026, 12, 2, 12, tzinfo=timezone.utc)

@@ -4,10 +4,10 @@ from dataclasses import replace
 
 import pytest
 
-from bot import moves
-from bot.config import Config
-from bot.moves import features, identities, paired, similarity
-from bot.review import FileChange, FileStatus
+from bot.review import moves
+from bot.config.config import Config
+from bot.review.moves import features, identities, paired, similarity
+from bot.review.review import FileChange, FileStatus
 from rules import Format
 
 AVRO = '{"type": "record", "name": "%s", "namespace": "acme", "fields": []}'

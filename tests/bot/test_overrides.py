@@ -1,10 +1,10 @@
 """Override records round-trip through comments, and how they change the verdict."""
 from datetime import datetime, timezone
 
-from bot.config import Config
-from bot.overrides import Record, RecordKind, active, errors, records_in, verdict
+from bot.config.config import Config
+from bot.overrides.verdict import Record, RecordKind, active, errors, records_in, verdict
 from bot.render.model import Conclusion
-from bot.review import FileChange, review
+from bot.review.review import FileChange, review
 
 NOW = datetime(2026, 12, 2, tzinfo=timezone.utc)
 BASE = '{"type": "record", "name": "E", "fields": [{"name": "id", "type": "string"}]}\n'

@@ -1,9 +1,9 @@
 """Who may override: real permission levels, allow-lists, and the author rule."""
 import pytest
 
-from bot.config import OverridePolicy, Permission
-from bot.contributions import Contributions
-from bot.permissions import decide, level, uninvolved
+from bot.config.config import OverridePolicy, Permission
+from bot.github.contributions import Contributions
+from bot.overrides.permissions import decide, level, uninvolved
 
 DEFAULT = OverridePolicy()
 NO_TEAMS = lambda team: False  # noqa: E731

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Config
-from bot.elements import optional_paths
-from bot.promotion import PROMOTION_RULES
-from bot.review import Conclusion, FileChange, FileStatus, review
+from bot.config.config import Config
+from bot.lifecycle.elements import optional_paths
+from bot.lifecycle.promotion import PROMOTION_RULES
+from bot.review.review import Conclusion, FileChange, FileStatus, review
 from rules import Format, Severity
 
 NOW = datetime(2026, 12, 2, 12, tzinfo=timezone.utc)

@@ -2,7 +2,7 @@
 import json
 from datetime import datetime, timedelta, timezone
 
-from bot.__main__ import main
+from bot.local.main import main
 from tests.bot.test_promotion import version
 from tests.localgit import commit_at, git
 from rules import Format

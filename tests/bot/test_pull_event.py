@@ -3,8 +3,8 @@ import json
 
 import pytest
 
-from bot.local import LocalError
-from bot.pull_event import refs
+from bot.local.git_review import LocalError
+from bot.local.pull_event import refs
 
 BASE, HEAD = "a" * 40, "b" * 64
 

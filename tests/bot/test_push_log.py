@@ -1,7 +1,7 @@
 """The queue's push log: every signed push (head, time) per pull request, bounded, for `seen_at`."""
 from huey import MemoryHuey
 
-from bot.jobs import Job
+from bot.ambient.jobs import Job
 from bot.queue.ledger import PUSHES_KEPT, Ledger
 
 

@@ -1,7 +1,7 @@
 """Rendering crafted findings: comment placement and bodies, check-run title, summary, annotations."""
 import pytest
 
-from bot.diff_lines import DiffSide, parse_patch
+from bot.render.diff_lines import DiffSide, parse_patch
 from bot.render import check_run
 from bot.render.comments import place
 from bot.render.escape import fenced

@@ -5,9 +5,9 @@ from datetime import datetime, timezone
 
 import pytest
 
-from bot.config import Config, parse_config
-from bot.diff_lines import DiffSide
-from bot.review import (Conclusion, FileChange, FileComment, FileStatus, InlineComment,
+from bot.config.config import Config, parse_config
+from bot.render.diff_lines import DiffSide
+from bot.review.review import (Conclusion, FileChange, FileComment, FileStatus, InlineComment,
                         new_comments, review, stale_fingerprints)
 from rules import Severity, Side
 
@@ -107,7 +107,7 @@ def test_unusable_bytes_fail_closed(head):
 
 
 def finding_fingerprints(result) -> set[str]:
-    from bot.fingerprint import of
+    from bot.render.fingerprint import of
     return {of(f, file) for file in result.files for f in file.findings}
 
 

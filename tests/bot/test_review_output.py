@@ -8,8 +8,8 @@ from datetime import datetime, timezone
 
 import pytest
 
-from bot.__main__ import main
-from bot.logs import JsonFormatter
+from bot.local.main import main
+from bot.ambient.logs import JsonFormatter
 from bot.render.terminal import use_colour
 from rules.output import Output
 from rules.visible import visible
@@ -216,7 +216,7 @@ def test_staged_cannot_go_with_head(capsys, tmp_path):
 
 @pytest.mark.parametrize("command", ["check", "review"])
 def test_the_schema_review_command_passes_output_through(capsys, repo, command):
-    from bot.cli import main as schema_review
+    from bot.local.cli import main as schema_review
 
     if command == "check":
         argv = ["check", str(repo / "events" / "user.avsc"), str(repo / "events" / "user.avsc")]

@@ -6,14 +6,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 from types import SimpleNamespace
 
-from bot.config import Config
-from bot.local import review_repo
+from bot.config.config import Config
+from bot.local.git_review import review_repo
 from bot.render import check_run
 from bot.render.comments import place
 from bot.render.model import FileComment, FileReview
-from bot.review import FileChange, FileStatus, review
-from bot import schemaset
-from bot.schemaset import (MAX_SET_FILES, Listing, context_changes, formats_of, schema_sets,
+from bot.review.review import FileChange, FileStatus, review
+from bot.gather import schemaset
+from bot.gather.schemaset import (MAX_SET_FILES, Listing, context_changes, formats_of, schema_sets,
                            with_context)
 from rules import Finding, Format, Mode, Severity, Side
 from tests.bot.test_review import patch
@@ -220,7 +220,7 @@ def test_set_lookups_are_bounded_per_revision_and_format_and_exist():
 
 
 def test_a_listing_known_already_is_not_asked_for_again():
-    """The review state query's file list (bot/tree_query.py) serves the search for users."""
+    """The review state query's file list (bot/github/tree_query.py) serves the search for users."""
     new = tree("new")
     repo = FakeRepo(new)
     found = with_context(repo, Config(), [change("schemas/common/defs.schema.json")], "head",

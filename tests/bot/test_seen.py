@@ -3,7 +3,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from bot.seen import seen_at
+from bot.overrides.seen import seen_at
 
 A, B, C, D = "a" * 40, "b" * 40, "c" * 40, "d" * 40
 WRITTEN = datetime(2026, 12, 2, 12, 0, 30, tzinfo=timezone.utc)

@@ -3,8 +3,8 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 
-from bot.runtime import read_environment
-from bot.settings import BAD_PORT, BAD_URL, MISSING, Settings, SettingsError, read
+from bot.queue.runtime import read_environment
+from bot.config.settings import BAD_PORT, BAD_URL, MISSING, Settings, SettingsError, read
 
 
 def pem(key, *, password: bytes | None = None) -> str:

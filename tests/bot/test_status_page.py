@@ -1,7 +1,7 @@
 """The status page: what it shows, what it never shows, and how often it asks GitHub."""
-from bot.registration.status import CACHE_SECONDS, StatusSource
-from bot.settings import Settings
-from bot.web import create_app
+from bot.web.registration.status import CACHE_SECONDS, StatusSource
+from bot.config.settings import Settings
+from bot.web.app import create_app
 
 
 class FakeGitHub:

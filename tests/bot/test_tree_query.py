@@ -1,6 +1,6 @@
-"""bot/tree_query.py: the nested tree selection and the file list read from its answer."""
-from bot import tree_query
-from bot.tree_query import paths_of, selection
+"""bot/github/tree_query.py: the nested tree selection and the file list read from its answer."""
+from bot.github import tree_query
+from bot.github.tree_query import paths_of, selection
 
 
 def entry(path: str, kind: str = "blob", entries: list | None = None) -> dict:

@@ -1,4 +1,4 @@
-"""`schema-review review` (bot/local.py), the App's review on a local git change: the same
+"""`schema-review review` (bot/local/git_review.py), the App's review on a local git change: the same
 cases as the CLI's (tests/rules/test_unresolved.py). A reference the head cannot resolve fails
 the review naming it and its file; the base's alone, or a target that is "anything", does not."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from bot.local import review_repo
+from bot.local.git_review import review_repo
 from rules import Severity
 from tests.localgit import make_repo
 from tests.rules.test_unresolved import CASES

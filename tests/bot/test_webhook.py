@@ -3,10 +3,10 @@ import json
 
 import pytest
 
-from bot.settings import Settings
-from bot.signature import sign
-from bot.web import create_app
-from bot.webhook import MAX_BODY_BYTES
+from bot.config.settings import Settings
+from bot.web.signature import sign
+from bot.web.app import create_app
+from bot.web.webhook import MAX_BODY_BYTES
 from tests.shared import webhook_example
 
 SECRET = b"it's a secret to everybody"
@@ -109,7 +109,7 @@ def test_unknown_route_answers_json(client):
 def queue_client(tmp_path, handled):
     """The app with the real durable queue (SQLite in tmp_path), its workers not started."""
     from bot.queue import QueueDispatcher
-    from bot.runtime import Runtime
+    from bot.queue.runtime import Runtime
     dispatcher = QueueDispatcher(Runtime(queue_path=str(tmp_path / "queue.db")), handled.append)
     settings = Settings(app_id="1", private_key="k", webhook_secret=SECRET)
     return create_app(settings, dispatcher=dispatcher).test_client(), dispatcher

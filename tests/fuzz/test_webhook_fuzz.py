@@ -5,9 +5,9 @@ import time
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.settings import Settings
-from bot.signature import sign
-from bot.web import create_app
+from bot.config.settings import Settings
+from bot.web.signature import sign
+from bot.web.app import create_app
 
 from .counting import RAN, fuzz_settings
 

@@ -1,10 +1,10 @@
 """End to end: the head's file list (searched for files using a changed Avro or JSON Schema
-file) comes with the review state query, nested bot/tree_query.py TREE_DEPTH levels deep; a
+file) comes with the review state query, nested bot/github/tree_query.py TREE_DEPTH levels deep; a
 deeper repository falls back to REST's recursive tree listing, and Protobuf alone reads none."""
 import json
 from posixpath import dirname, relpath
 
-from bot.tree_query import TREE_DEPTH
+from bot.github.tree_query import TREE_DEPTH
 from tests.integration.test_review_flow import PROTO_BASE, open_pull, review_of
 
 DEFS = "schemas/common/defs.schema.json"

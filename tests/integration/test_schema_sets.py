@@ -58,7 +58,7 @@ def test_a_change_to_shared_files_is_reviewed_where_it_breaks(github, app_url):
     assert "proto/buf.yaml" in layout and queries[0] - layout == changed
     assert "proto/acme/common/v1/money.proto" in queries[1]
     assert queries[2:] == [sets(old) - changed]
-    # The head's file list came with the review state query (bot/tree_query.py): no tree call.
+    # The head's file list came with the review state query (bot/github/tree_query.py): no tree call.
     assert github.calls_to("GET", r"/git/trees/") == []
 
 

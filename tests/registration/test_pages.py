@@ -7,9 +7,9 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import requests
 
-from bot.registration.manifest import SetupSettings, build_manifest, unregistered
-from bot.registration.pages import STATE_COOKIE
-from bot.web import create_app
+from bot.web.registration.manifest import SetupSettings, build_manifest, unregistered
+from bot.web.registration.pages import STATE_COOKIE
+from bot.web.app import create_app
 
 LOCAL = {"REMOTE_ADDR": "127.0.0.1"}
 

@@ -5,12 +5,12 @@ import threading
 import pytest
 from huey import MemoryHuey
 
-from bot.jobs import Job
+from bot.ambient.jobs import Job
 from bot.queue import admission
 from bot.queue.dispatcher import make_huey
 from bot.queue.ledger import Ledger
 from bot.queue.subject import subject_of
-from bot.runtime import Runtime
+from bot.queue.runtime import Runtime
 from tests.harness.server import redis_server
 
 STORES = ["memory", "sqlite", "redis"]

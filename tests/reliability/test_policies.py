@@ -9,21 +9,21 @@ from github import GithubException
 from huey import MemoryHuey
 from urllib3.exceptions import MaxRetryError
 
-from bot.backoff import SECONDARY_DEFAULT_WAIT, GitHubBackoff, rate_limit_wait
-from bot.jobs import Job, Superseded, checkpoint, is_final
-from bot.logs import JsonFormatter, redact
+from bot.github.backoff import SECONDARY_DEFAULT_WAIT, GitHubBackoff, rate_limit_wait
+from bot.ambient.jobs import Job, Superseded, checkpoint, is_final
+from bot.ambient.logs import JsonFormatter, redact
 from prometheus_client import CollectorRegistry, generate_latest
 
-from bot.metrics import Counter, Histogram
+from bot.ambient.metrics import Counter, Histogram
 from bot.queue.leases import Leases
 from bot.queue.ledger import Ledger
 from bot.queue.maintenance import recover_orphans
 from bot.queue.runner import Runner
 from bot.queue.subject import subject_of
-from bot.recovery import recover_deliveries
-from bot.runtime import Runtime
-from bot.settings import SettingsError
-from bot.tokens import InstallationToken
+from bot.queue.recovery import recover_deliveries
+from bot.queue.runtime import Runtime
+from bot.config.settings import SettingsError
+from bot.github.tokens import InstallationToken
 
 NOW = 1_700_000_000.0
 

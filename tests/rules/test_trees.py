@@ -110,7 +110,7 @@ def test_config_selects_files_and_modes_and_explicit_flags_win(tmp_path):
 
     def severities(*flags):
         result = run("check", "old", "new", "--json", "--config", str(config), *flags,
-                     module="bot.cli")
+                     module="bot.local.cli")
         assert result.returncode == 1, result.stderr
         report = json.loads(result.stdout)
         return report["mode"], {(f["rule"], f["severity"]) for f in report["findings"]}
@@ -132,7 +132,7 @@ def test_config_selects_files_and_modes_and_explicit_flags_win(tmp_path):
 def test_config_errors_and_the_engine_without_a_config_reader_exit_2(tmp_path, text, problem):
     config = tmp_path / "schema-review.yml"
     config.write_text(text)
-    bad = run("check", "old", "new", "--config", str(config), module="bot.cli")
+    bad = run("check", "old", "new", "--config", str(config), module="bot.local.cli")
     assert bad.returncode == 2 and problem in bad.stderr, bad.stderr
     plain = run("check", "old", "new", "--config", str(config))
     assert plain.returncode == 2 and "schema-review" in plain.stderr

@@ -12,8 +12,8 @@ from datetime import datetime, timezone
 
 import pytest
 
-from bot.config import Config
-from bot.review import FileChange, FileStatus, review
+from bot.config.config import Config
+from bot.review.review import FileChange, FileStatus, review
 from tests.bot.test_review import patch
 
 LIMIT_BYTES = 64 * 1024

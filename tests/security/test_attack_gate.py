@@ -208,7 +208,7 @@ def test_an_override_reply_fits_githubs_limit_however_many_findings(github, app_
 
 @pytest.mark.parametrize("weaker", ["forward", "forward_transitive"])
 def test_renaming_a_schema_into_a_laxer_path_keeps_the_stricter_mode(github, app_url, weaker):
-    """classify() takes the mode from the head path alone (bot/review.py review, bot/config.py
+    """classify() takes the mode from the head path alone (bot/review/review.py review, bot/config/config.py
     classify). The repository reviews `schemas/**` as `full` and lets `schemas/sandbox/**` be
     `forward`; moving a production schema into the sandbox while adding a required field (which
     old data cannot satisfy: backward-incompatible) is reviewed as forward only and passes. The

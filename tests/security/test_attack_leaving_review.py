@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.config import SCHEMA_NOT_REVIEWED
+from bot.config.config import SCHEMA_NOT_REVIEWED
 
 from tests.integration.test_review_flow import open_pull, review_of
 from tests.leaving_review import CASES, base_files

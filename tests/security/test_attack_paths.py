@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.fingerprint import found_in
+from bot.render.fingerprint import found_in
 from tests.integration.test_review_flow import open_pull, review_of
 from tests.security.commands_flow import settle
 from tests.security.markdown_check import problems, table_cells

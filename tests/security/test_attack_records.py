@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.records import MARKER_PATTERN
+from bot.overrides.records import MARKER_PATTERN
 from tests.security.commands_flow import (check, deliver_comment, failing_pull, replies, review_of)
 
 REASON = "every consumer was upgraded in the same deploy"

@@ -17,7 +17,7 @@ import pytest
 import requests
 from huey import MemoryHuey
 
-from bot.jobs import Job
+from bot.ambient.jobs import Job
 from bot.queue.giveup import give_up
 from bot.queue.leases import Leases
 from bot.queue.ledger import Ledger

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from bot.fingerprint import found_in
+from bot.render.fingerprint import found_in
 from tests.integration.test_review_flow import open_pull, review_of
 from tests.security.commands_flow import deliver_comment
 from tests.security.markdown_check import problems, table_cells

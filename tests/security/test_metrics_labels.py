@@ -18,7 +18,7 @@ import pytest
 import requests
 from prometheus_client.mmap_dict import MmapedDict
 
-from bot.signature import sign
+from bot.web.signature import sign
 from tests.harness.server import SECRET, app_env, gunicorn
 
 REQUEST_TIMEOUT = 30

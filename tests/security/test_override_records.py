@@ -1,6 +1,6 @@
 """Attack 4b: override records cannot be forged, moved or out-voted.
 
-The App keeps each accepted command as a record sealed with an HMAC (bot/records.py) at the end
+The App keeps each accepted command as a record sealed with an HMAC (bot/overrides/records.py) at the end
 of its own reply. A write-access user who hides look-alike records in a reason, in the old
 unsealed format or sealed with a guessed key, gets exactly their own scoped override.
 """
@@ -11,9 +11,9 @@ import json
 
 import pytest
 
-from bot.fingerprint import found_in
-from bot.overrides import Record, RecordKind, records_in
-from bot.records import derive_key, scope_of, seal, unseal
+from bot.render.fingerprint import found_in
+from bot.overrides.verdict import Record, RecordKind, records_in
+from bot.overrides.records import derive_key, scope_of, seal, unseal
 from tests.harness.server import SECRET
 from tests.security.commands_flow import (FORMATS, check, deliver_comment, open_pull, replies,
                                           review_of, reviewed)

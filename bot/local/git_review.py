@@ -1,0 +1,336 @@
+"""Review a local git repository's change exactly as the App reviews a pull request."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from datetime import datetime
+from pathlib import Path, PurePosixPath
+from typing import Callable
+
+from rules import Format, proto_imports
+from rules.limits import MAX_SCHEMA_BYTES
+from rules.protobuf import bufyaml
+
+from bot.gather import proto_users
+from bot.github.blobs import LINKED, LINKED_IMPORT
+from bot.config.config import CONFIG_PATH, Config, parse_config
+from bot.config.extends import no_base_here
+from bot.review.review import FileChange, FileStatus, ReviewResult, review
+from bot.gather.schemaset import context_changes, formats_of
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "example"
+GIT_MISSING = "git is not installed or not on PATH"
+GIT_FAILED = "git {command} failed: {message}"
+CONFIG_NOT_AT_BASE = ("the config file {path} is not in the base commit ({ref}): --config names a "
+                      "file committed on the base branch, which the change under review cannot edit")
+CONFIG_OUTSIDE = "the config file {path} is outside the repository; --config names a file in it"
+BAD_REF = "{ref!r} is not a git ref"
+STATUSES = {"A": FileStatus.ADDED, "M": FileStatus.MODIFIED, "D": FileStatus.REMOVED,
+            "R": FileStatus.RENAMED, "C": FileStatus.COPIED, "T": FileStatus.CHANGED}
+MAX_HISTORY = 30  # versions looked at for transitive checks and the deprecation window
+MAX_IMPORTS = 500  # files in one version's imports or schema set
+SET_FORMATS = (Format.AVRO, Format.JSONSCHEMA)  # formats whose files use other files' schemas
+# Identity for the commits made here: a fresh machine has no git user configured.
+IDENTITY = ("-c", "user.name=schema-review", "-c", "user.email=schema-review@invalid",
+            "-c", "commit.gpgsign=false")
+EXAMPLE_GIT = (*IDENTITY, "-c", "init.defaultBranch=main")
+STAGED = "schema-review: the staged changes"
+SYMLINK_MODE = "120000"  # git's mode of a symbolic link: its blob is the link's target, a path
+
+
+class LocalError(Exception):
+    """A problem with the repository, a ref or git itself; str() is one line for the user."""
+
+
+def git(repo: Path, *args: str, stdin: bytes | None = None) -> bytes:
+    """Run git in `repo`; its stdout as bytes, or LocalError with git's own first line."""
+    command = ["git", "-C", str(repo), "-c", "core.quotepath=off", *args]
+    try:
+        done = subprocess.run(command, capture_output=True, check=False, env=_git_environment(),
+                              input=stdin)
+    except FileNotFoundError:
+        raise LocalError(GIT_MISSING) from None
+    if done.returncode != 0:
+        message = (done.stderr.decode("utf-8", "replace").strip().splitlines() or ["?"])[0]
+        raise LocalError(GIT_FAILED.format(command=args[0], message=message))
+    return done.stdout
+
+
+def _git_environment() -> dict[str, str]:
+    """What git needs and nothing else: the App's or a CI job's secrets stay out of the child
+    (a repository's hooks or config could otherwise see them); HOME keeps the user's git config."""
+    keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR",
+            # set by git itself for hooks (pre-commit): where the index and repository are
+            "GIT_INDEX_FILE", "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR")
+    env = {key: os.environ[key] for key in keep if key in os.environ}
+    return {**env, "GIT_TERMINAL_PROMPT": "0"}
+
+
+def review_repo(repo: Path, base: str, head: str, *, config_file: Path | None = None,
+                now: datetime) -> ReviewResult:
+    """Review what `head` changes relative to its merge base with `base`, like a pull request."""
+    for ref in (base, head):
+        if not ref or ref.startswith("-"):
+            raise LocalError(BAD_REF.format(ref=ref))  # git would read it as an option
+    merge_base = git(repo, "merge-base", base, head).decode().strip()
+    # The base's own tip, as the App reads the default branch's: the merge base is whatever
+    # commit the branch was cut from, an older config of the branch author's choosing.
+    config = load_config(repo, base, config_file=config_file)
+    changes = []
+    sets = SchemaSets(repo, config)
+    for status, old_path, path in name_status(repo, merge_base, head):
+        if not config.reviews(path, old_path):
+            continue  # no schema under either name (one renamed out of the review is a removal)
+        changes.append(file_change(repo, merge_base, head, status, old_path, path, config,
+                                   sets=sets))
+    changes += context_changes(changes, sets.everything(head), formats_of(config))
+    changes += proto_user_changes(repo, merge_base, head, changes, config, sets=sets)
+    return review(changes, config, now=now)
+
+
+def proto_user_changes(repo: Path, base: str, head: str, changes: list[FileChange],
+                       config: Config, *, sets: SchemaSets) -> list[FileChange]:
+    """The head's unchanged .proto files importing one `changes` remove or rename away
+    (bot/gather/proto_users.py), each with its imports at both revisions."""
+    missing = proto_users.gone(changes)
+    if not missing:
+        return []
+    in_pull = {c.path for c in changes} | {c.previous_path for c in changes if c.previous_path}
+    layouts = [buf_layout(repo, base, path) for path in missing]
+    roots = tuple(dict.fromkeys(("", *config.import_roots, *(r for l in layouts for r in l.roots))))
+    texts = {path: text for path, text in sets.of_format(head, Format.PROTOBUF).items()
+             if path not in in_pull}
+    out = []
+    for user, used in proto_users.importers(missing, texts, roots).items():
+        data = texts[user].encode("utf-8")
+        out.append(FileChange(
+            path=user, status=FileStatus.UNCHANGED, base_text=texts[user], head_text=texts[user],
+            context=True, uses=used, buf_layout=buf_layout(repo, base, user),
+            base_imports=imports(data, lambda p: _find(repo, base, p, roots)),
+            head_imports=imports(data, lambda p: _find(repo, head, p, roots))))
+    return out
+
+
+def staged_commit(repo: Path) -> str:
+    """A commit of the index on top of HEAD, on no branch: the staged change as a head to review
+    (what `git stash` does too; git's garbage collection removes it later)."""
+    tree = git(repo, "write-tree").decode().strip()
+    parent = git(repo, "rev-parse", "--verify", "HEAD^{commit}").decode().strip()
+    return git(repo, *IDENTITY, "commit-tree", tree, "-p", parent, "-m", STAGED).decode().strip()
+
+
+def load_config(repo: Path, base: str, *, config_file: Path | None = None) -> Config:
+    """The config as `base` has it: --config's file (a path in the repository) when given, else
+    .github/schema-review.yml, else the defaults. Never the working tree or the head: like the
+    App reading the default branch, a change must not relax its own gate. `_extends` cannot be
+    followed here and is refused (bot/config/extends.py)."""
+    path = CONFIG_PATH if config_file is None else repository_path(repo, config_file)
+    text = show(repo, base, path)
+    if text is None and config_file is not None:
+        raise LocalError(CONFIG_NOT_AT_BASE.format(path=path, ref=base))
+    return parse_config(text.decode("utf-8", "replace") if text is not None else None, file=path,
+                        extend=no_base_here)
+
+
+def repository_path(repo: Path, given: Path) -> str:
+    """--config as a path from the repository's top: relative ones are taken as written, absolute
+    ones must lie inside the work tree (a file elsewhere is not on the base branch). Symbolic
+    links are not followed: the work tree is the change's, and must not pick the file."""
+    if not given.is_absolute():
+        return PurePosixPath(given.as_posix()).as_posix()
+    top = Path(git(repo, "rev-parse", "--show-toplevel").decode().strip())
+    try:
+        return Path(os.path.normpath(given)).relative_to(top).as_posix()
+    except ValueError:
+        raise LocalError(CONFIG_OUTSIDE.format(path=given)) from None
+
+
+def name_status(repo: Path, base: str, head: str) -> list[tuple[FileStatus, str | None, str]]:
+    """(status, previous path for renames and copies, path) of every changed file."""
+    fields = git(repo, "diff", "--name-status", "-z", "-M", "--no-ext-diff", base, head,
+                 "--").decode("utf-8", "surrogateescape").split("\0")
+    out, items = [], iter(fields)
+    for code in items:
+        if not code:
+            continue
+        status = STATUSES.get(code[0], FileStatus.MODIFIED)
+        if code[0] in "RC":
+            old, new = next(items), next(items)
+            out.append((status, old, new))
+        else:
+            out.append((status, None, next(items)))
+    return out
+
+
+def file_change(repo: Path, base: str, head: str, status: FileStatus, old_path: str | None,
+                path: str, config: Config, *, sets: SchemaSets | None = None) -> FileChange:
+    base_path = old_path or path
+    base_text = None if status is FileStatus.ADDED else show(repo, base, base_path)
+    head_text = None if status is FileStatus.REMOVED else show(repo, head, path)
+    proto = path.endswith(".proto")
+    layout = buf_layout(repo, base, path) if proto else None
+    roots = ("", *config.import_roots, *(layout.roots if layout else ()))
+    sets = sets or SchemaSets(repo, config)
+    # A link's blob is its target's path: never a schema, never followed (fail closed).
+    problem = next((LINKED.format(side=side) for side, ref, name, text in (
+        ("base", base, base_path, base_text), ("head", head, path, head_text))
+        if text is not None and _mode(repo, ref, name) == SYMLINK_MODE), None)
+    try:
+        base_imports = (imports(base_text, lambda p: _find(repo, base, p, roots)) if proto
+                        else sets.of(base, base_path))
+        head_imports = (imports(head_text, lambda p: _find(repo, head, p, roots)) if proto
+                        else sets.of(head, path))
+    except _LinkedImport as linked:
+        problem, base_imports, head_imports = problem or str(linked), {}, {}
+    return FileChange(
+        buf_layout=layout, problem=problem,
+        path=path, status=status, previous_path=old_path, base_text=base_text, head_text=head_text,
+        patch=patch(repo, base, head, *dict.fromkeys((base_path, path))),
+        base_imports=base_imports, head_imports=head_imports,
+        history=history(repo, base, base_path) if base_text is not None else ())
+
+
+def buf_layout(repo: Path, base: str, path: str) -> bufyaml.Layout:
+    """buf's layout files governing `path` at the base, as the App reads them."""
+    found = {name: show(repo, base, name) for name in bufyaml.candidates(path)}
+    return bufyaml.layout({name: data.decode("utf-8", "replace")
+                           for name, data in found.items() if data is not None})
+
+
+class SchemaSets:
+    """Each revision's Avro and JSON Schema files (those the config classifies), read once per
+    revision with one `git cat-file --batch`: the set a version's named types and `$ref`s
+    resolve in, as the App fetches it (here every file of the format, which git reads cheaply)."""
+
+    def __init__(self, repo: Path, config: Config):
+        self._repo, self._config = repo, config
+        self._texts: dict[tuple[str, Format], dict[str, str]] = {}
+
+    def of(self, ref: str, path: str) -> dict[str, str]:
+        classified = self._config.classify(path)
+        if classified is None or classified.format not in SET_FORMATS:
+            return {}
+        return {other: text for other, text in self._all(ref, classified.format).items()
+                if other != path}
+
+    def of_format(self, ref: str, fmt: Format) -> dict[str, str]:
+        """Every file at `ref` the config classifies as `fmt` (at most MAX_IMPORTS)."""
+        return self._all(ref, fmt)
+
+    def _all(self, ref: str, fmt: Format) -> dict[str, str]:
+        if (ref, fmt) not in self._texts:
+            entries = git(self._repo, "ls-tree", "-r", "-z", ref).decode(
+                "utf-8", "surrogateescape").split("\0")
+            # A link is no schema of the set: its blob is a path, and it is never followed.
+            names = [name for meta, _tab, name in (entry.partition("\t") for entry in entries)
+                     if not meta.startswith(SYMLINK_MODE)]
+            wanted = [name for name in names if name and (found := self._config.classify(name))
+                      and found.format is fmt][:MAX_IMPORTS]
+            self._texts[(ref, fmt)] = _read_all(self._repo, ref, wanted)
+        return self._texts[(ref, fmt)]
+
+    def everything(self, ref: str) -> dict[str, str]:
+        """Every Avro and JSON Schema file at `ref` (the candidates for context_changes)."""
+        out: dict[str, str] = {}
+        for fmt in SET_FORMATS:
+            out |= self._all(ref, fmt)
+        return out
+
+
+def _read_all(repo: Path, ref: str, paths: list[str]) -> dict[str, str]:
+    """path -> text of files at `ref` in one git process (unusable ones are left out)."""
+    if not paths:
+        return {}
+    request = "".join(f"{ref}:{path}\n" for path in paths).encode("utf-8", "surrogateescape")
+    output = git(repo, "cat-file", "--batch", stdin=request)
+    found, at = {}, 0
+    for path in paths:
+        end = output.index(b"\n", at)
+        header = output[at:end].split()
+        at = end + 1
+        if len(header) != 3 or header[1] != b"blob":
+            continue  # "missing", or not a file
+        size = int(header[2])
+        data, at = output[at:at + size], at + size + 1
+        if len(data) <= MAX_SCHEMA_BYTES and b"\0" not in data:
+            found[path] = data.decode("utf-8", "replace")
+    return found
+
+
+def patch(repo: Path, base: str, head: str, *paths: str) -> str | None:
+    """The file's hunks without the `diff --git` headers, as GitHub's `patch` field has them."""
+    text = git(repo, "diff", "-M", "-U3", "--no-color", "--no-ext-diff", "--no-textconv",
+               base, head, "--", *paths).decode("utf-8", "replace")
+    start = text.find("\n@@")
+    if not text.startswith("@@") and start < 0:
+        return None  # binary, or only a rename or mode change: GitHub shows no patch either
+    return (text if text.startswith("@@") else text[start + 1:]).removesuffix("\n")
+
+
+def show(repo: Path, ref: str, path: str) -> bytes | None:
+    """The file at `ref`, or None when it does not exist there."""
+    try:
+        return git(repo, "show", f"{ref}:{path}")
+    except LocalError:
+        return None
+
+
+def history(repo: Path, base: str, path: str) -> list[tuple[str, str, bytes]]:
+    """(sha, ISO date, text) of the file's versions reachable from `base`, newest first."""
+    log = git(repo, "log", f"-n{MAX_HISTORY}", "--format=%H %cI", base, "--", path).decode()
+    out = []
+    for line in log.splitlines():
+        sha, date = line.split(" ", 1)
+        text = show(repo, sha, path)
+        if text is None:
+            break  # the file did not exist before this commit
+        out.append((sha, date, text))
+    return out
+
+
+def imports(text: bytes | None, find: Callable[[str], bytes | None]) -> dict[str, str]:
+    """Every file a .proto imports, transitively: import path as written -> text."""
+    return proto_imports.closure(text, find, MAX_IMPORTS)
+
+
+class _LinkedImport(Exception):
+    """An import found as a symbolic link: the file is not reviewed (str(): the problem)."""
+
+
+def _find(repo: Path, ref: str, name: str, roots: tuple[str, ...]) -> bytes | None:
+    for root in roots:
+        candidate = f"{root}/{name}" if root else name
+        data = show(repo, ref, candidate)
+        if data is not None:
+            if _mode(repo, ref, candidate) == SYMLINK_MODE:
+                raise _LinkedImport(LINKED_IMPORT.format(name=name))
+            return data
+    return None
+
+
+def _mode(repo: Path, ref: str, path: str) -> str | None:
+    """The git mode of `path` at `ref` (100644, 120000 for a link, ...), or None."""
+    for entry in git(repo, "ls-tree", "-z", ref, "--", path).split(b"\0"):
+        meta, _tab, name = entry.partition(b"\t")
+        if name.decode("utf-8", "surrogateescape") == path:  # ls-tree takes patterns: exact only
+            return meta.split(b" ", 1)[0].decode()
+    return None
+
+
+def example_repo(into: Path) -> tuple[Path, str, str]:
+    """A git repository made from bot/example: base/ committed on main, then head/ on top."""
+    repo = into / "example"
+    repo.mkdir()
+    git(repo, *EXAMPLE_GIT, "init", "-q")
+    for tree, message in (("base", "Schemas as on the default branch"),
+                          ("head", "Change the schemas (the pull request)")):
+        for entry in repo.iterdir():
+            if entry.name != ".git":
+                shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+        shutil.copytree(EXAMPLE / tree, repo, dirs_exist_ok=True)
+        if tree == "head":  # the config file lives on the default branch only
+            shutil.copytree(EXAMPLE / "base" / ".github", repo / ".github", dirs_exist_ok=True)
+        git(repo, *EXAMPLE_GIT, "add", "-A")
+        git(repo, *EXAMPLE_GIT, "commit", "-q", "--no-verify", "-m", message)
+    return repo, "HEAD~1", "HEAD"

@@ -1,0 +1,170 @@
+"""`python -m bot review [--repo DIR --base REF --head REF] [--config PATH]`: a local dry run;
+`python -m bot lifecycle [--repo DIR]`: the migrations a repository has in flight."""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import os
+import sys
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterator, Sequence
+
+from rules import Severity
+from rules.output import Output
+from rules.output import render as render_output
+from rules.output.github import command
+from rules.visible import visible, visible_json
+
+from bot.local import pull_event
+from bot.config.configfile import ConfigError
+from bot.local.lifecycle import lifecycle_repo, render_text as lifecycle_text, to_json as lifecycle_json
+from bot.local.git_review import LocalError, example_repo, review_repo, show, staged_commit
+from bot.render import terminal
+from bot.render.model import Conclusion
+from bot.render.outcome import outcome
+from bot.render.review_json import to_json
+from bot.review.review import ReviewResult
+
+EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
+FAIL_ON = ("error", "warning", "never")
+NEEDS_REPO = ("--base, --head, --staged and --event go with --repo "
+              "(without --repo the bundled example is reviewed)")
+STAGED_OR_HEAD = "--staged reviews the index as the head; it cannot go with --head"
+NOT_RUN = "schema-review could not run: {error}"
+SUMMARY_UNWRITABLE = "cannot write the summary to {path}: {problem}"
+SUMMARY = "## schema-review: {conclusion}\n\n**{title}**\n\n{summary}\n\n{text}\n"
+LIFECYCLE = ("List the migrations a repository has in flight: deprecated fields and when they "
+             "may go, double-writes, optional fields pending promotion to required.")
+DESCRIPTION = ("Review a local git change the way the schema-review App reviews a pull request, "
+               "and print what it found. Without --repo, review the bundled example.")
+
+
+def _parser(prog: str = "python -m bot") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION)
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("review", help="review a local change (default: the bundled example)",
+                              description=DESCRIPTION)
+    run.add_argument("--repo", type=Path, metavar="DIR", help="a git repository")
+    run.add_argument("--base", metavar="REF", help="the pull request's base (default: main)")
+    run.add_argument("--head", metavar="REF", help="the pull request's head (default: HEAD)")
+    run.add_argument("--staged", action="store_true",
+                     help="review the staged changes (the index) as the head, as a pre-commit hook")
+    run.add_argument("--event", type=Path, metavar="FILE",
+                     help="take the base and head from a GitHub Actions pull_request event "
+                          "($GITHUB_EVENT_PATH; else origin/$GITHUB_BASE_REF and HEAD)")
+    run.add_argument("--config", type=Path, metavar="PATH",
+                     help="a schema-review.yml in the repository to use instead of "
+                          ".github/schema-review.yml; both are read at the base commit")
+    run.add_argument("--output", choices=[o.value for o in Output], default=Output.TEXT.value,
+                     help="text (default), json, github (workflow commands), junit or sarif")
+    run.add_argument("--summary-file", type=Path, metavar="FILE",
+                     help="append the App's check-run summary (Markdown) to FILE, "
+                          "e.g. $GITHUB_STEP_SUMMARY")
+    run.add_argument("--fail-on", choices=FAIL_ON, default="error",
+                     help="exit 1 on error-level findings (default), on warnings too, or never")
+    run.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    plan = commands.add_parser("lifecycle", help="the migrations in flight", description=LIFECYCLE)
+    plan.add_argument("--repo", type=Path, metavar="DIR", default=Path("."),
+                      help="a git repository (default: the current directory)")
+    plan.add_argument("--ref", default="HEAD", metavar="REF", help="the version to chart (default: HEAD)")
+    plan.add_argument("--config", type=Path, metavar="PATH",
+                      help="a schema-review.yml in the repository to use instead of "
+                           ".github/schema-review.yml; both are read at the ref")
+    plan.add_argument("--output", choices=("text", "json"), default="text")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, *, now: datetime | None = None,
+         prog: str = "python -m bot") -> int:
+    parser = _parser(prog)
+    args = parser.parse_args(argv)
+    now = now or datetime.now(timezone.utc)
+    if args.command == "lifecycle":
+        return _lifecycle(args, now=now)
+    if args.repo is None and (args.base or args.head or args.staged or args.event):
+        parser.error(NEEDS_REPO)
+    if args.staged and args.head:
+        parser.error(STAGED_OR_HEAD)
+    try:
+        with _change(args) as (repo, base, head):
+            result = review_repo(repo, base, head, config_file=args.config, now=now)
+            text = _render(result, args, head_lines=_head_lines(repo, head))
+        if args.summary_file is not None:
+            _append_summary(args.summary_file, result)
+    except (LocalError, ConfigError) as error:
+        print(f"error: {visible(error)}", file=sys.stderr)
+        if args.output == Output.GITHUB.value:  # the annotation shows on the run's page
+            print(command("error", NOT_RUN.format(error=error), title="schema-review"))
+        return EXIT_USAGE
+    sys.stdout.write(text)
+    return _exit_code(result, args.fail_on)
+
+
+def _lifecycle(args: argparse.Namespace, *, now: datetime) -> int:
+    try:
+        found = lifecycle_repo(args.repo, ref=args.ref, config_file=args.config, now=now)
+    except (LocalError, ConfigError) as error:
+        print(f"error: {visible(error)}", file=sys.stderr)
+        return EXIT_USAGE
+    sys.stdout.write(visible_json(lifecycle_json(found), indent=2) + "\n" if args.output == "json"
+                     else lifecycle_text(found))
+    return EXIT_OK
+
+
+@contextlib.contextmanager
+def _change(args: argparse.Namespace) -> Iterator[tuple[Path, str, str]]:
+    """(repository, base, head): the bundled example in a scratch directory, or --repo's."""
+    if args.repo is None:
+        with tempfile.TemporaryDirectory(prefix="schema-review-") as scratch:
+            yield example_repo(Path(scratch))
+        return
+    base, head = args.base or "main", args.head or "HEAD"
+    if args.event is not None:
+        event_base, event_head = pull_event.refs(args.event, environ=os.environ)
+        base, head = args.base or event_base, args.head or event_head
+    yield args.repo, base, staged_commit(args.repo) if args.staged else head
+
+
+def _render(result: ReviewResult, args: argparse.Namespace, *, head_lines) -> str:
+    output = Output(args.output)
+    if output is Output.TEXT:
+        colour = terminal.use_colour(args.color, stream=sys.stdout)
+        return terminal.render(result, colour=colour, head_lines=head_lines)
+    if output is Output.JSON:
+        return visible_json(to_json(result), indent=2) + "\n"
+    return render_output(output, outcome(result))
+
+
+def _head_lines(repo: Path, head: str):
+    @functools.cache
+    def lines(path: str) -> list[str] | None:
+        data = show(repo, head, path)
+        return None if data is None else data.decode("utf-8", "replace").split("\n")
+    return lines
+
+
+def _append_summary(path: Path, result: ReviewResult) -> None:
+    """The check run's title, summary and text as the App posts them (GitHub renders them)."""
+    text = SUMMARY.format(conclusion=result.conclusion.value, title=result.title,
+                          summary=result.summary, text=result.text)
+    try:
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as error:
+        raise LocalError(SUMMARY_UNWRITABLE.format(path=path, problem=error.strerror)) from None
+
+
+def _exit_code(result: ReviewResult, fail_on: str) -> int:
+    if fail_on == "never":
+        return EXIT_OK
+    warned = any(f.severity is Severity.WARNING for file in result.files for f in file.findings)
+    if result.conclusion is Conclusion.FAILURE or (fail_on == "warning" and warned):
+        return EXIT_FAILURE
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,209 @@
+"""A schema moved to a new file: GitHub lists a removal and an addition when the two files share
+too little text to call it a rename, yet the type is the same (an Avro full name, a protobuf
+`package.Message`, a JSON Schema `$id`). Paired up, they are compared like a rename, so moving a
+type cannot hide its breaking change (a removal alone is a warning, an addition has no base).
+
+A file leaves the review by deletion or by a rename to a name the config does not review (a
+`.bak`, a path under `exclude` or outside `paths`): either way it is a removal of what it
+defined, paired over the pull request's added files whatever the names are.
+
+A file without an identity (a JSON Schema without `$id`, an Avro file of unnamed types) or an
+addition without one is paired by content instead: the files' features (JSON: every scalar with
+the object keys leading to it, list positions left out so a removed field shifts nothing;
+Protobuf: its tokens, comments aside) shared by both, over the larger file's count, at least
+SIMILAR (git's rename threshold). A removal still unpaired while such an addition is unpaired
+too is ambiguous: it fails closed (`SCHEMA_NOT_REVIEWED`), never a silent pass."""
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import replace
+from typing import Callable, Iterator
+from urllib.parse import urldefrag
+
+from rules import Format
+
+# Protobuf's top level, roughly: comments and string literals out, then braces counted (one
+# line may hold a whole file).
+# Every alternative always matches (an unterminated comment or string runs to the end of the
+# file or line), so the scan stays linear on a hostile file of unclosed `/*` or quotes.
+NOISE = re.compile(r'//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*"?' + r"|'(?:\\.|[^'\\\n])*'?", re.DOTALL)
+TOKENS = re.compile(r"[{}]|\bpackage\s+([\w.]+)|\b(?:message|enum|service)\s+(\w+)")
+WORDS = re.compile(r"[\w.]+|[^\w\s]")
+RENAMED = "renamed"  # the files API's status (bot.review.review.FileStatus.RENAMED)
+SIMILAR = 0.5  # shared features over the larger file's: git's default rename threshold (-M50%)
+# Content comparisons per pull request, at most (each costs both files' features); beyond it
+# the unpaired removals without an identity fail closed.
+MAX_COMPARISONS = 10_000
+MAX_DEPTH = 256  # JSON nesting walked for features (deeper is left out)
+AMBIGUOUS = ('it was removed and "{added}" added, one of them without a type name to follow '
+             "(an Avro full name, a protobuf `package.Message`, a JSON Schema `$id`), and their "
+             "contents not found alike enough to call it a move")
+
+
+def identities(fmt: Format, text: str | bytes | None) -> frozenset[str]:
+    """The type names a schema file defines at its top level (empty when unreadable)."""
+    if text is None:
+        return frozenset()
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    if fmt is Format.PROTOBUF:
+        return _proto_types(text)
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return frozenset()
+    if fmt is Format.JSONSCHEMA:
+        # `https://x/order#` and `https://x/order` are one document (an empty fragment).
+        ident = data.get("$id") if isinstance(data, dict) else None
+        ident = urldefrag(ident)[0] if isinstance(ident, str) else ""
+        return frozenset({ident}) if ident else frozenset()
+    # A top-level union defines its named members.
+    return frozenset(filter(None, map(_avro_name, data if isinstance(data, list) else [data])))
+
+
+def _avro_name(node) -> str | None:
+    if not isinstance(node, dict) or not isinstance(node.get("name"), str):
+        return None
+    name, namespace = node["name"], node.get("namespace")
+    return name if "." in name or not isinstance(namespace, str) or not namespace else f"{namespace}.{name}"
+
+
+def _proto_types(text: str) -> frozenset[str]:
+    depth, package, names = 0, "", []
+    for token in TOKENS.finditer(NOISE.sub(" ", text)):
+        if token.group(0) == "{":
+            depth += 1
+        elif token.group(0) == "}":
+            depth = max(depth - 1, 0)
+        elif token.group(1) and depth == 0:
+            package = token.group(1) + "."
+        elif token.group(2) and depth == 0:
+            names.append(token.group(2))
+    return frozenset(package + name for name in names)
+
+
+def features(fmt: Format, text: str | bytes | None) -> Counter:
+    """What content pairing compares (see the module's docstring); empty when unreadable."""
+    if text is None:
+        return Counter()
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    if fmt is Format.PROTOBUF:
+        return Counter(WORDS.findall(NOISE.sub(" ", text)))
+    try:
+        return Counter(_leaves(json.loads(text), (), 0))
+    except (ValueError, RecursionError):
+        return Counter()
+
+
+def _leaves(node, keys: tuple, depth: int) -> Iterator[tuple]:
+    if depth > MAX_DEPTH:
+        return
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _leaves(value, (*keys, key), depth + 1)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _leaves(item, keys, depth + 1)
+    else:
+        yield (keys, json.dumps(node))
+
+
+def similarity(old: Counter, new: Counter) -> float:
+    larger = max(sum(old.values()), sum(new.values()))
+    return sum((old & new).values()) / larger if larger else 0.0
+
+
+def leaves_review(change, classify: Callable) -> bool:
+    """Whether a change takes a reviewed file out of the review: deleted, or renamed to a name
+    the config does not review."""
+    return change.base_text is not None and (
+        change.head_text is None or classify(change.previous_path or change.path) is not None
+        and classify(change.path) is None)
+
+
+def paired(changes: list, classify: Callable) -> list:
+    """`changes` with each file leaving the review that defines a type an added file of the
+    same format defines too (or, without identities, is alike: see the module's docstring)
+    replaced by one renamed change from the first to the second; an ambiguous one is marked
+    not reviewable (its `problem`)."""
+    removed = [side for c in changes if leaves_review(c, classify)
+               if (side := _Side(c, classify(c.previous_path or c.path), c.base_text)).fmt is not None]
+    added = [side for c in changes if c.base_text is None and c.head_text is not None
+             if (side := _Side(c, classify(c.path), c.head_text)).fmt is not None]
+    if not removed or not added:
+        return changes
+    pairs: list[tuple[_Side, _Side]] = []
+    for gone in removed:  # by identity first: a shared type name is the strongest evidence
+        new = next((a for a in added if not a.used and a.fmt is gone.fmt and gone.names & a.names), None)
+        if new is not None:
+            pairs.append(gone.pair(new))
+    if _weak_candidates(removed, added) <= MAX_COMPARISONS:
+        scored = sorted(((similarity(g.features, a.features), i, g, a)
+                         for i, (g, a) in enumerate(_weak_pairs(removed, added))),
+                        key=lambda item: (-item[0], item[1]))
+        for score, _index, gone, new in scored:
+            if score >= SIMILAR and not gone.used and not new.used:
+                pairs.append(gone.pair(new))
+    # An unpaired removal beside an unpaired addition that may be it: whether it moved is not known.
+    problems = {}
+    for gone, new in _weak_pairs(removed, added):
+        if id(gone.change) not in problems:
+            problems[id(gone.change)] = AMBIGUOUS.format(added=new.change.path)
+    merged = {id(new.change): _renamed(gone.change, new.change) for gone, new in pairs}
+    left = {id(gone.change) for gone, _new in pairs}  # each now the base of its addition
+    out = []
+    for c in changes:
+        key = id(c)
+        if key in left:
+            continue
+        if key in problems:
+            c = replace(c, problem=c.problem or problems[key])
+        out.append(merged.get(key, c))
+    return out
+
+
+def _weak_pairs(removed: list[_Side], added: list[_Side]) -> Iterator[tuple[_Side, _Side]]:
+    """Unpaired removals and additions of one format, one of them without an identity."""
+    return ((g, a) for g in removed if not g.used for a in added
+            if not a.used and a.fmt is g.fmt and not (g.names and a.names))
+
+
+def _weak_candidates(removed: list[_Side], added: list[_Side]) -> int:
+    """How many _weak_pairs there are, counted without forming them (a pull request lists up
+    to 3,000 files)."""
+    unnamed, every = Counter(), Counter()
+    for a in added:
+        if not a.used:
+            every[a.fmt] += 1
+            unnamed[a.fmt] += not a.names
+    return sum(unnamed[g.fmt] if g.names else every[g.fmt] for g in removed if not g.used)
+
+
+class _Side:
+    """One file of a possible move: its format, its type names, its features when needed."""
+
+    def __init__(self, change, classified, text):
+        self.change, self.text, self.used = change, text, False
+        self.fmt = classified.format if classified is not None else None
+        self.names = identities(self.fmt, text) if self.fmt is not None else frozenset()
+        self._features = None
+
+    @property
+    def features(self) -> Counter:
+        if self._features is None:
+            self._features = features(self.fmt, self.text)
+        return self._features
+
+    def pair(self, new: _Side) -> tuple[_Side, _Side]:
+        self.used = new.used = True
+        return self, new
+
+
+def _renamed(gone, new):
+    """The addition, compared with the version the removal took away, like a rename."""
+    return replace(new, status=RENAMED, previous_path=gone.previous_path or gone.path,
+                   base_text=gone.base_text, base_imports=gone.base_imports, history=gone.history,
+                   blob_ids=(gone.blob_ids[0], new.blob_ids[1]), problem=gone.problem or new.problem)
