@@ -53,12 +53,12 @@ LEVELS = {"read": 1, "write": 2, "admin": 3}
 
 
 def operations() -> set[str]:
-    """Every @_operation("name") in bot/github/client.py."""
-    tree = ast.parse((REPO / "bot" / "github.py").read_text())
+    """Every @_operation("name") in bot/github/."""
     found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "_operation":
-            found.add(node.args[0].value)
+    for module in sorted((REPO / "bot" / "github").glob("*.py")):
+        for node in ast.walk(ast.parse(module.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "_operation":
+                found.add(node.args[0].value)
     return found
 
 
