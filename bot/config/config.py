@@ -45,12 +45,12 @@ from rules import Format, Mode, Policy, Severity
 from rules.protobuf import bufrules, categories
 from rules.protobuf.bufyaml import Layout
 
-from bot.config import configschema
-
-from bot.config import globs
+from bot.config import configschema, globs
+from bot.config.bot_rules import (  # noqa: F401 (re-exported: the config's readers name them from here)
+    BOT_RULES, DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_INVALID, SCHEMA_NOT_REVIEWED, SCHEMA_REVIEW_BUDGET,
+    Conclusion)
 from bot.config.configfile import ConfigError, Node, did_you_mean, load  # noqa: F401 (ConfigError: re-exported)
 from bot.config.extends import BAD_TARGET, EXTENDS_KEY, split_target
-from bot.render.model import Conclusion
 
 CONFIG_PATH = ".github/schema-review.yml"
 BAD_VERSION = "expected 1, the only config version"
@@ -59,17 +59,6 @@ UNKNOWN_RULE = "unknown rule{hint}"
 NO_CATEGORY = "expected at least one category"
 OFF = "off"
 PROTO_CATEGORIES = tuple(reversed(categories.ORDER))  # strictest first, as buf lists them
-
-# Rules the bot itself reports (not the engine); `rules:` may set their severity too.
-SCHEMA_INVALID = "SCHEMA_INVALID"
-SCHEMA_FILE_REMOVED = "SCHEMA_FILE_REMOVED"
-DEPRECATION_WINDOW = "SCHEMA_DEPRECATION_WINDOW"
-# Not configurable (the gate fails closed): a file whose review ran out of its time or memory,
-# and a schema file that was not reviewed at all (too many, too large, binary, unreadable base,
-# or beyond GitHub's file listing).
-SCHEMA_REVIEW_BUDGET = "SCHEMA_REVIEW_BUDGET"
-SCHEMA_NOT_REVIEWED = "SCHEMA_NOT_REVIEWED"
-BOT_RULES = frozenset({SCHEMA_INVALID, SCHEMA_FILE_REMOVED, DEPRECATION_WINDOW})
 
 DEFAULT_PATHS = MappingProxyType({
     Format.AVRO: ("**/*.avsc",),

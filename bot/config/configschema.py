@@ -12,6 +12,8 @@ from pathlib import Path
 
 from jsonschema import Draft7Validator, ValidationError, validators
 
+from bot.config.bot_rules import BOT_RULES
+
 from bot.config.configfile import (EXPECTED, EXPECTED_ONE_OF, KINDS, MISSING_KEY, OUT_OF_RANGE, UNKNOWN_KEY,
                          ConfigError, Node, did_you_mean)
 
@@ -133,7 +135,6 @@ def _names(path) -> tuple[str, ...]:
 def main() -> None:
     """`python -m bot.config.configschema`: write today's rule ids into the shipped schema (for editors)."""
     import rules
-    from bot.config.config import BOT_RULES
     SCHEMA_FILE.write_text(json.dumps(with_rule_ids(schema(), set(rules.all_specs()) | BOT_RULES), indent=2) + "\n",
                            encoding="utf-8")
 

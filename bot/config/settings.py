@@ -46,6 +46,14 @@ class SettingsError(Exception):
         self.problems = [problems] if isinstance(problems, str) else list(problems)
         super().__init__(describe(self.problems))
 
+# The settings that make a configured App; with none of them set the server registers one.
+CREDENTIAL_KEYS = ("GITHUB_APP_ID", "GITHUB_PRIVATE_KEY", "GITHUB_PRIVATE_KEY_PATH", "GITHUB_WEBHOOK_SECRET")
+
+
+def unregistered(environ: Mapping[str, str]) -> bool:
+    """No App credential at all: registration mode. Some but not all is a settings error, not this."""
+    return not any(environ.get(key, "").strip() for key in CREDENTIAL_KEYS)
+
 
 def describe(problems: list[str]) -> str:
     if len(problems) == 1:

@@ -21,11 +21,9 @@ from bot.github.blobs import Blob, looked_up, lookup
 from bot.github.contributions import PULL_COMMITS_LISTED
 from bot.ambient.jobs import checkpoint
 from bot.ambient.metrics import GITHUB_CALLS, RATE_REMAINING
-from bot.overrides.records import derive_key
 from bot.render.markdown import clip, clip_title
-from bot.overrides.seen import parse_time
 from bot.config.settings import Settings
-from bot.lifecycle.since import Clock
+from bot.lifecycle.since import Clock, parse_time
 from bot.github.tokens import InstallationToken
 
 log = logging.getLogger("schema_review.github")
@@ -71,8 +69,8 @@ class Verdict:
 class GitHubApp:
     """App-level access: one authenticated client per installation, tokens renewed ahead of expiry."""
 
-    def __init__(self, settings: Settings, *, timeout: int = 15, retries: int = 5, backoff: float = 1.0,
-                 max_rate_wait: float = 90.0, token_margin: float = 300.0):
+    def __init__(self, settings: Settings, *, record_key: bytes | None = None, timeout: int = 15,
+                 retries: int = 5, backoff: float = 1.0, max_rate_wait: float = 90.0, token_margin: float = 300.0):
         self.app_id = int(settings.app_id)
         self._auth = Auth.AppAuth(self.app_id, settings.private_key)
         self._base_url = settings.api_url.rstrip("/")
@@ -83,8 +81,9 @@ class GitHubApp:
         self._clients: dict[int, Github] = {}
         self._lock = threading.Lock()
         self._login: str | None = None
-        # Seals the override records the App writes into its comments (see bot/overrides/records.py).
-        self.record_key = derive_key(settings.webhook_secret)
+        # Seals the override records the App writes into its comments (bot/overrides/records.py
+        # derives it); None (the status page) seals nothing: sealing or reading a record then fails.
+        self.record_key = record_key
         # The last config each repository had: which files to fetch with the review state query
         # before the current config is read (only a guess; a wrong one costs one more query).
         self._configs: collections.OrderedDict[str, object] = collections.OrderedDict()

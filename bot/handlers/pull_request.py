@@ -10,7 +10,7 @@ from bot.config.config import CONFIG_PATH, Config, parse_config
 from bot.config.configfile import ConfigError
 from bot.config.extends import with_base
 from bot.github.client import LOOK_UP, PULL_FILES_LISTED, Verdict
-from bot.ambient.jobs import Job, Superseded, is_final
+from bot.ambient.jobs import Job, Superseded, checkpoint, is_final
 from bot.overrides.verdict import active, records_in, verdict
 from bot.overrides.permissions import decide, level
 from bot.handlers.publish import publish_comments
@@ -166,7 +166,7 @@ def evaluate(repo, pull, config: Config, *, head_sha: str, now=utc_now, listing=
     with stage("fetch"):
         changes = collect(repo, listing, config, base_sha=pull.base.sha, head_sha=head_sha,
                           prefetched=prefetched or {}, head_paths=head_paths)
-    return review(changes, config, now=now(), unlisted=unlisted)
+    return review(changes, config, now=now(), unlisted=unlisted, checkpoint=checkpoint, timed=stage)
 
 
 def evaluate_group(repo, config: Config, *, base_sha: str, head_sha: str, now=utc_now) -> ReviewResult:
@@ -174,7 +174,7 @@ def evaluate_group(repo, config: Config, *, base_sha: str, head_sha: str, now=ut
     listing, complete = repo.compare_files(base_sha, head_sha)
     unlisted = None if complete else UNLISTED_GROUP.format(listed=len(listing))
     changes = collect(repo, listing, config, base_sha=base_sha, head_sha=head_sha)
-    return review(changes, config, now=now(), unlisted=unlisted)
+    return review(changes, config, now=now(), unlisted=unlisted, checkpoint=checkpoint, timed=stage)
 
 
 def current_overrides(github, repo, pull, config: Config, *, conversation=None) -> list:

@@ -76,6 +76,14 @@ class States:
         return self._seen[index]
 
 
+def parse_time(value: str) -> datetime | None:
+    """An ISO time as GitHub writes it (`Z` for UTC); None when it is not one."""
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except (ValueError, AttributeError):
+        return None
+
+
 def aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 

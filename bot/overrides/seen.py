@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Sequence
 
+from bot.lifecycle.since import parse_time
+
 
 @dataclass(frozen=True)
 class Seen:
@@ -33,13 +35,6 @@ class Seen:
     def moved(self) -> bool:
         """True when the head is not (only) the one the comment's author could have seen."""
         return self.heads != (self.current,)
-
-
-def parse_time(value: str) -> datetime | None:
-    try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except (ValueError, AttributeError):
-        return None
 
 
 def seen_at(pushes: Sequence[tuple[str, ...]], *, written: datetime, current: str) -> Seen:

@@ -18,9 +18,8 @@ import time
 from pathlib import Path
 from typing import Mapping
 
-from bot.web.registration.manifest import unregistered
 from bot.queue.runtime import Runtime
-from bot.config.settings import SettingsError
+from bot.config.settings import SettingsError, unregistered
 
 log = logging.getLogger("schema_review.queue")
 

@@ -16,6 +16,7 @@ def build_dispatcher(settings: Settings, runtime: Runtime, *,
                      handle: Callable[[Job], None] | None = None) -> QueueDispatcher:
     from bot.review import review
     from bot.github.client import GitHubApp
+    from bot.overrides.records import derive_key
     from bot.handlers import handle_job
     from bot.handlers.comment import CommandContext
     from bot.queue.recovery import recover_deliveries
@@ -23,7 +24,8 @@ def build_dispatcher(settings: Settings, runtime: Runtime, *,
 
     rules.budget.configure(seconds=runtime.file_budget)
     review.configure(pull_seconds=runtime.pull_budget)
-    github = GitHubApp(settings, retries=runtime.request_retries, backoff=runtime.retry_backoff,
+    github = GitHubApp(settings, record_key=derive_key(settings.webhook_secret),
+                       retries=runtime.request_retries, backoff=runtime.retry_backoff,
                        max_rate_wait=runtime.max_rate_wait, token_margin=runtime.token_margin)
     holder: list[QueueDispatcher] = []
     # Commands read the push log the queue keeps (which head a comment's author saw).

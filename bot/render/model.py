@@ -1,21 +1,12 @@
 """What reviewing the pull request produced, in the shapes the renderers and handlers consume."""
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
 from rules import Finding, Format, Mode, Severity, Side
 
+from bot.config.bot_rules import Conclusion  # noqa: F401 (re-exported: part of what a review produced)
 from bot.render.diff_lines import DiffLines, DiffSide
-
-
-class Conclusion(enum.StrEnum):
-    """The check run's conclusion (the subset of GitHub's values this App uses)."""
-
-    SUCCESS = "success"
-    FAILURE = "failure"
-    NEUTRAL = "neutral"
-    CANCELLED = "cancelled"  # a superseded head: not a pass for branch protection, unlike neutral
 
 
 @dataclass(frozen=True)

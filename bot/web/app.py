@@ -14,9 +14,9 @@ from bot.ambient.jobs import Job
 from bot.ambient.logs import configure_logging
 from bot.ambient.metrics import QUEUE_DEPTH
 from bot.web.registration import pages, status
-from bot.web.registration.manifest import SetupSettings, unregistered
+from bot.web.registration.manifest import SetupSettings
 from bot.queue.runtime import Runtime, read_environment
-from bot.config.settings import Settings
+from bot.config.settings import Settings, unregistered
 from bot.web.webhook import MAX_BODY_BYTES, blueprint
 
 log = logging.getLogger("schema_review.web")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.web.registration.manifest import CREDENTIAL_KEYS
+from bot.config.settings import CREDENTIAL_KEYS
 from tests.github_emulator import GitHubEmulator
 from tests.harness.server import FAST, Process, free_port, wait_until_up
 from tests.shared import in_ci

@@ -7,7 +7,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import requests
 
-from bot.web.registration.manifest import SetupSettings, build_manifest, unregistered
+from bot.config.settings import unregistered
+from bot.web.registration.manifest import SetupSettings, build_manifest
 from bot.web.registration.pages import STATE_COOKIE
 from bot.web.app import create_app
 

@@ -19,15 +19,6 @@ WEBHOOK_PATH = "/webhook"
 CALLBACK_PATH = "/setup/callback"
 # GitHub's account names: letters, digits, single hyphens between them, at most 39 characters.
 ORG_NAME = re.compile(r"[A-Za-z0-9](?:-?[A-Za-z0-9]){0,38}")
-# The settings that make a configured App; with none of them set the server registers one.
-CREDENTIAL_KEYS = ("GITHUB_APP_ID", "GITHUB_PRIVATE_KEY", "GITHUB_PRIVATE_KEY_PATH", "GITHUB_WEBHOOK_SECRET")
-
-
-def unregistered(environ: Mapping[str, str]) -> bool:
-    """No App credential at all: registration mode. Some but not all is a settings error, not this."""
-    return not any(environ.get(key, "").strip() for key in CREDENTIAL_KEYS)
-
-
 @dataclass(frozen=True)
 class SetupSettings:
     web_url: str = DEFAULT_WEB_URL

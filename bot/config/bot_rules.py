@@ -1,0 +1,25 @@
+"""The rule ids the App reports itself (not the engine), and the check's conclusions: names the
+config file may set, shared by the config, its schema and the renderers."""
+from __future__ import annotations
+
+import enum
+
+# `rules:` may set the severity of these.
+SCHEMA_INVALID = "SCHEMA_INVALID"
+SCHEMA_FILE_REMOVED = "SCHEMA_FILE_REMOVED"
+DEPRECATION_WINDOW = "SCHEMA_DEPRECATION_WINDOW"
+# Not configurable (the gate fails closed): a file whose review ran out of its time or memory,
+# and a schema file that was not reviewed at all (too many, too large, binary, unreadable base,
+# or beyond GitHub's file listing).
+SCHEMA_REVIEW_BUDGET = "SCHEMA_REVIEW_BUDGET"
+SCHEMA_NOT_REVIEWED = "SCHEMA_NOT_REVIEWED"
+BOT_RULES = frozenset({SCHEMA_INVALID, SCHEMA_FILE_REMOVED, DEPRECATION_WINDOW})
+
+
+class Conclusion(enum.StrEnum):
+    """The check run's conclusion (the subset of GitHub's values this App uses)."""
+
+    SUCCESS = "success"
+    FAILURE = "failure"
+    NEUTRAL = "neutral"
+    CANCELLED = "cancelled"  # a superseded head: not a pass for branch protection, unlike neutral
