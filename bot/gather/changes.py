@@ -13,7 +13,7 @@ from rules.protobuf import bufyaml
 from bot.gather import proto_users
 from bot.config.config import Config
 from bot.github.blobs import LINKED, LINKED_IMPORT, Blob
-from bot.github.client import RepoClient
+from bot.github.repo import RepoClient
 from bot.gather.proto_users import IMPORT, candidates
 from bot.review.review import FileChange, FileStatus
 from bot.gather.schemaset import (MAX_CONTEXT_FILES, TOO_MANY, TREE_TRUNCATED, UNREADABLE, Listing,

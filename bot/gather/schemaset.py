@@ -26,7 +26,7 @@ from bot.config.config import Config
 from bot.review.review import FileChange, FileStatus
 
 if TYPE_CHECKING:  # the local review (bot/local/git_review.py) uses this module without PyGithub
-    from bot.github.client import RepoClient
+    from bot.github.repo import RepoClient
 
 # Levels of files used by files used (order -> money -> currency is two); one query each.
 MAX_ROUNDS = 4

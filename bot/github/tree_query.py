@@ -3,7 +3,7 @@
 GitHub's GraphQL has no recursive listing: each level of directories is one more nesting of
 `entries { ... object { ... on Tree { entries ... } } }`. A listing that needs more levels, or
 that came back unusable, is None: the caller then lists the commit through REST
-(bot/github/client.py RepoClient.tree_paths), which also says whether GitHub cut the listing short.
+(bot/github/reads.py RepoReads.tree_paths), which also says whether GitHub cut the listing short.
 """
 from __future__ import annotations
 

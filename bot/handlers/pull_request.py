@@ -9,7 +9,8 @@ from bot.gather.changes import blob_keys, collect, schema_files
 from bot.config.config import CONFIG_PATH, Config, parse_config
 from bot.config.configfile import ConfigError
 from bot.config.extends import with_base
-from bot.github.client import LOOK_UP, PULL_FILES_LISTED, Verdict
+from bot.github.checks import LOOK_UP, Verdict
+from bot.github.reads import PULL_FILES_LISTED
 from bot.ambient.jobs import Job, Superseded, checkpoint, is_final
 from bot.overrides.verdict import active, records_in, verdict
 from bot.overrides.permissions import decide, level

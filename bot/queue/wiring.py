@@ -15,7 +15,7 @@ from bot.queue.dispatcher import QueueDispatcher
 def build_dispatcher(settings: Settings, runtime: Runtime, *,
                      handle: Callable[[Job], None] | None = None) -> QueueDispatcher:
     from bot.review import review
-    from bot.github.client import GitHubApp
+    from bot.github.app import GitHubApp
     from bot.overrides.records import derive_key
     from bot.handlers import handle_job
     from bot.handlers.comment import CommandContext

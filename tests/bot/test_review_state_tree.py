@@ -5,7 +5,7 @@ from types import SimpleNamespace
 import pytest
 from github import GithubException, UnknownObjectException
 
-from bot.github.client import RepoClient
+from bot.github.repo import RepoClient
 
 TIMEOUT = {"errors": [{"message": "Something went wrong while executing your query. "
                                   "This may be the result of a timeout, or it could be a GitHub bug."}]}

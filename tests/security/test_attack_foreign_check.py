@@ -2,7 +2,7 @@
 
 Any workflow of a same-repository pull request (or any other App with `checks: write`) can
 create a check run named `schema-review` on the head commit, completed `success`.
-bot/github/client.py find_check_run takes the first run of that name from *any* App (`run.app` is
+bot/github/checks.py find_check_run takes the first run of that name from *any* App (`run.app` is
 only tested for being set), so the App adopts the foreign run: its `before` verdict is the
 attacker's, it edits a run it does not own (GitHub answers 403), and give_up() leaves a
 foreign `completed` run standing as the verdict. The App must only reuse its own run.
@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from bot.github.client import CHECK_NAME, RepoClient
+from bot.github.checks import CHECK_NAME
+from bot.github.repo import RepoClient
 
 OWN_APP_ID, ACTIONS_APP_ID = 4242, 15368  # 15368: GitHub Actions
 

@@ -2,7 +2,7 @@
 
 A permission missing from `app.yml` fails only on real GitHub, where the emulator is not there to
 forgive it: team membership, for one, needs the organization permission `members: read`, without
-which `override.allow_teams` silently admits nobody. Each GitHub operation in bot/github/client.py is
+which `override.allow_teams` silently admits nobody. Each GitHub operation in bot/github/ is
 listed here with the permission GitHub's REST reference gives for it; a new operation fails this
 test until it is listed, and the manifest must grant each at least at that level.
 """
@@ -15,7 +15,7 @@ import yaml
 
 from tests.shared import REPO
 
-# operation name in bot/github/client.py -> (permission, level), from GitHub's "permissions required
+# operation name in bot/github/ -> (permission, level), from GitHub's "permissions required
 # for GitHub Apps" reference. Conversation comments on a pull request are issue comments.
 REQUIRED = {
     "pull": ("pull_requests", "read"),
@@ -57,7 +57,7 @@ def operations() -> set[str]:
     found = set()
     for module in sorted((REPO / "bot" / "github").glob("*.py")):
         for node in ast.walk(ast.parse(module.read_text())):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "_operation":
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "operation":
                 found.add(node.args[0].value)
     return found
 

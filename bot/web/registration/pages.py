@@ -17,7 +17,7 @@ from github import GithubException
 from requests import RequestException
 
 from bot.config.envfile import write_env_file
-from bot.github.client import convert_manifest
+from bot.github.app import convert_manifest
 from bot.web.registration.manifest import (DEFAULT_API_URL, ORG_NAME, SetupSettings, base_url, build_manifest, loopback,
                        loopback_host)
 

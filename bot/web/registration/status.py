@@ -34,7 +34,7 @@ class StatusSource:
 
     def _client(self):
         if self._github is None:
-            from bot.github.client import GitHubApp
+            from bot.github.app import GitHubApp
             self._github = GitHubApp(self._settings, timeout=5, retries=0)  # a page must answer fast
         return self._github
 

@@ -1,0 +1,11 @@
+"""The repository client the handlers and the gather stage use: every named operation, by what it serves."""
+from __future__ import annotations
+
+from bot.github.checks import CheckRuns
+from bot.github.comments import Comments
+from bot.github.people import People
+from bot.github.reads import RepoReads
+
+
+class RepoClient(RepoReads, CheckRuns, Comments, People):
+    """Named operations on one repository, as the handlers need them."""
