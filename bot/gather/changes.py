@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Callable
 
@@ -18,7 +18,7 @@ from bot.gather.proto_users import IMPORT, candidates
 from bot.review.review import FileChange, FileStatus
 from bot.gather.schemaset import (MAX_CONTEXT_FILES, TOO_MANY, TREE_TRUNCATED, UNREADABLE, Listing,
                         formats_of, schema_sets, uses_sets, with_context)
-from bot.lifecycle.since import Clock
+from bot.lifecycle.since import Clock, History
 
 # Rounds of import fetching (imports of imports); each round is one GraphQL query.
 MAX_IMPORT_ROUNDS = 4
@@ -31,29 +31,14 @@ BINARY = "the {side} version is binary, not schema text"
 LINK = object()  # an import found as a symbolic link (its text is never kept)
 
 
-class LazyHistory(Sequence):
-    """A file's older versions, fetched only if needed (transitive mode, the deprecation and
-    promotion windows, the migration calendar), for a batch of files at once."""
+@dataclass(frozen=True)
+class Gathered:
+    """What a review of a pull request reads: every changed schema file with both versions and
+    what surrounds them; and the reader of their base-branch histories, which the review asks
+    only when a rule needs one (bot/review/review.py), in batches (_Histories)."""
 
-    def __init__(self, fetch: Callable[[], list[tuple[str, str, str, Clock]]]):
-        self._fetch, self._items = fetch, None
-
-    def _load(self) -> list:
-        if self._items is None:
-            self._items = self._fetch()
-        return self._items
-
-    def __bool__(self) -> bool:
-        return True  # checked before iteration; the fetch decides what is really there
-
-    def __len__(self) -> int:
-        return len(self._load())
-
-    def __getitem__(self, index):
-        return self._load()[index]
-
-    def __iter__(self):
-        return iter(self._load())
+    changes: list[FileChange]
+    history_of: Callable[[str], History]
 
 
 def schema_files(listing: Sequence, config: Config) -> list:
@@ -82,7 +67,7 @@ def layout_keys(files: Sequence, base_sha: str) -> list[tuple[str, str]]:
 
 def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: str,
             head_sha: str, prefetched: Mapping[tuple[str, str], Blob | None] = MappingProxyType({}),
-            head_paths: list[str] | None = None) -> list[FileChange]:
+            head_paths: list[str] | None = None) -> Gathered:
     """Every listed changed file the config classifies as a schema, with its texts fetched in
     bulk (those `prefetched` by the review state query are not asked for again, nor the head's
     file list when it read it whole: `head_paths`). History is read from the base commit
@@ -113,14 +98,13 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
             head_text=_text(blobs.get((head_sha, f.filename))),
             base_imports=imports.get((base_sha, base_path), {}),
             head_imports=imports.get((head_sha, f.filename), {}),
-            history=LazyHistory(lambda path=base_path: histories.of(path)),
             buf_layout=layout if f.filename.endswith(".proto") else None,
             problem=_problem(base=blobs.get((base_sha, base_path)), head=blobs.get((head_sha, f.filename)))
             or linked.get((head_sha, f.filename)) or linked.get((base_sha, base_path)),
             blob_ids=(_oid(blobs.get((base_sha, base_path))), _oid(blobs.get((head_sha, f.filename))))))
     changes = with_context(repo, config, changes, head_sha, listing=listing)
-    return _with_proto_users(repo, config, changes, listing, roots=roots, layout=layout,
-                             base_sha=base_sha, head_sha=head_sha)
+    return Gathered(_with_proto_users(repo, config, changes, listing, roots=roots, layout=layout,
+                                      base_sha=base_sha, head_sha=head_sha), histories.of)
 
 
 def _with_proto_users(repo: RepoClient, config: Config, changes: list[FileChange],

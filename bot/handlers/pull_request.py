@@ -165,17 +165,19 @@ def evaluate(repo, pull, config: Config, *, head_sha: str, now=utc_now, listing=
         unlisted = UNLISTED_PULL.format(listed=len(listing), total=pull.changed_files,
                                         missing=pull.changed_files - len(listing))
     with stage("fetch"):
-        changes = collect(repo, listing, config, base_sha=pull.base.sha, head_sha=head_sha,
-                          prefetched=prefetched or {}, head_paths=head_paths)
-    return review(changes, config, now=now(), unlisted=unlisted, checkpoint=checkpoint, timed=stage)
+        gathered = collect(repo, listing, config, base_sha=pull.base.sha, head_sha=head_sha,
+                           prefetched=prefetched or {}, head_paths=head_paths)
+    return review(gathered.changes, config, now=now(), unlisted=unlisted, history_of=gathered.history_of,
+                  checkpoint=checkpoint, timed=stage)
 
 
 def evaluate_group(repo, config: Config, *, base_sha: str, head_sha: str, now=utc_now) -> ReviewResult:
     """A merge queue's group commit against the group's base: what the queue would merge."""
     listing, complete = repo.compare_files(base_sha, head_sha)
     unlisted = None if complete else UNLISTED_GROUP.format(listed=len(listing))
-    changes = collect(repo, listing, config, base_sha=base_sha, head_sha=head_sha)
-    return review(changes, config, now=now(), unlisted=unlisted, checkpoint=checkpoint, timed=stage)
+    gathered = collect(repo, listing, config, base_sha=base_sha, head_sha=head_sha)
+    return review(gathered.changes, config, now=now(), unlisted=unlisted, history_of=gathered.history_of,
+                  checkpoint=checkpoint, timed=stage)
 
 
 def current_overrides(github, repo, pull, config: Config, *, conversation=None) -> list:

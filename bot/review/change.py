@@ -3,8 +3,9 @@ values the gather stage fills and a test can build by hand."""
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Callable, Mapping
 
 from bot.lifecycle.since import History
 
@@ -55,3 +56,28 @@ class FileChange:
     uses: tuple[str, ...] = ()
     # changed: why files that may use it could not all be checked (bot/gather/schemaset.py), if so.
     users_unchecked: str | None = None
+
+
+class DeferredHistory(Sequence):
+    """A file's older versions, read only if a rule asks (transitive mode, the deprecation and
+    promotion windows, the migration calendar), from the reader the review was handed."""
+
+    def __init__(self, fetch: Callable[[], History]):
+        self._fetch, self._items = fetch, None
+
+    def _load(self) -> list:
+        if self._items is None:
+            self._items = self._fetch()
+        return self._items
+
+    def __bool__(self) -> bool:
+        return True  # checked before iteration; the fetch decides what is really there
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+    def __getitem__(self, index):
+        return self._load()[index]
+
+    def __iter__(self):
+        return iter(self._load())

@@ -6,6 +6,7 @@ hands in how to ask "is this job still wanted?" and how to time its stages.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import time
 from dataclasses import replace
@@ -17,7 +18,8 @@ from rules import Finding, Mode, Side
 from bot.config.config import SCHEMA_INVALID, Classification, Config
 from bot.render.model import Conclusion, FileComment, FileReview, InlineComment
 from bot.review import moves
-from bot.review.change import FileChange, FileStatus
+from bot.lifecycle.since import History
+from bot.review.change import DeferredHistory, FileChange, FileStatus
 from bot.review.file_review import file_review, not_reviewed, review_file
 from bot.review.result import ReviewResult, new_comments, stale_fingerprints, result_of
 
@@ -45,17 +47,20 @@ def _untimed(_name: str) -> ContextManager:
 
 
 def review(changes: Iterable[FileChange], config: Config, *, now: datetime,
-           unlisted: str | None = None, checkpoint: Callable[[], None] = _wanted,
+           unlisted: str | None = None, history_of: Callable[[str], History] | None = None,
+           checkpoint: Callable[[], None] = _wanted,
            timed: Callable[[str], ContextManager] = _untimed) -> ReviewResult:
     """Check every changed schema file and render what the App posts about them.
 
     `unlisted` says why some changed files were never listed (GitHub's listing caps): they
-    were not reviewed, which fails the check like any unreviewed file. `checkpoint` raises when
+    were not reviewed, which fails the check like any unreviewed file. `history_of(base path)`
+    reads a changed file's base-branch history, only when a rule asks for it (a changed file
+    without one of its own). `checkpoint` raises when
     a newer push made the review pointless (asked between files); `timed(name)` times a stage.
     """
     files: list[FileReview] = []
     with timed("rules"):
-        files += _reviewed(changes, config, now=now, checkpoint=checkpoint)
+        files += _reviewed(changes, config, now=now, history_of=history_of, checkpoint=checkpoint)
     if unlisted:
         files.append(FileReview(path=UNLISTED_PATH, format=None, mode=config.compatibility.mode,
                                 findings=(not_reviewed(UNLISTED_PATH, unlisted),), problem=unlisted,
@@ -70,6 +75,7 @@ def configure(*, pull_seconds: float) -> None:
 
 
 def _reviewed(changes: Iterable[FileChange], config: Config, *, now: datetime,
+              history_of: Callable[[str], History] | None,
               checkpoint: Callable[[], None]) -> list[FileReview]:
     files: list[FileReview] = []
     # Changed file -> why a file using it was not reviewed: it fails (the gate fails closed).
@@ -80,6 +86,9 @@ def _reviewed(changes: Iterable[FileChange], config: Config, *, now: datetime,
     deadline = time.monotonic() + _budget["pull_seconds"]
     for change in moves.paired(list(changes), config.classify):
         checkpoint()
+        if history_of is not None and not change.context and not change.history:
+            change = replace(change, history=DeferredHistory(
+                functools.partial(history_of, change.previous_path or change.path)))
         if change.users_unchecked:
             users_unchecked.setdefault(change.path, USERS_UNCHECKED.format(problem=change.users_unchecked))
         classified = config.classify(change.path)
