@@ -3,13 +3,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import Callable
 
 from rules import Format, proto_imports
-from rules.limits import MAX_SCHEMA_BYTES
 from rules.protobuf import bufyaml
 
 from bot.gather import proto_users
@@ -18,53 +16,18 @@ from bot.config.config import CONFIG_PATH, Config, parse_config
 from bot.config.extends import no_base_here
 from bot.review.review import FileChange, FileStatus, ReviewResult, review
 from bot.gather.schemaset import context_changes, formats_of
+from bot.local.git import (BAD_REF, IDENTITY, SYMLINK_MODE, LocalError, git, history, mode_of, patch, read_all,
+                           show)
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "example"
-GIT_MISSING = "git is not installed or not on PATH"
-GIT_FAILED = "git {command} failed: {message}"
 CONFIG_NOT_AT_BASE = ("the config file {path} is not in the base commit ({ref}): --config names a "
                       "file committed on the base branch, which the change under review cannot edit")
 CONFIG_OUTSIDE = "the config file {path} is outside the repository; --config names a file in it"
-BAD_REF = "{ref!r} is not a git ref"
 STATUSES = {"A": FileStatus.ADDED, "M": FileStatus.MODIFIED, "D": FileStatus.REMOVED,
             "R": FileStatus.RENAMED, "C": FileStatus.COPIED, "T": FileStatus.CHANGED}
-MAX_HISTORY = 30  # versions looked at for transitive checks and the deprecation window
 MAX_IMPORTS = 500  # files in one version's imports or schema set
 SET_FORMATS = (Format.AVRO, Format.JSONSCHEMA)  # formats whose files use other files' schemas
-# Identity for the commits made here: a fresh machine has no git user configured.
-IDENTITY = ("-c", "user.name=schema-review", "-c", "user.email=schema-review@invalid",
-            "-c", "commit.gpgsign=false")
 EXAMPLE_GIT = (*IDENTITY, "-c", "init.defaultBranch=main")
-STAGED = "schema-review: the staged changes"
-SYMLINK_MODE = "120000"  # git's mode of a symbolic link: its blob is the link's target, a path
-
-
-class LocalError(Exception):
-    """A problem with the repository, a ref or git itself; str() is one line for the user."""
-
-
-def git(repo: Path, *args: str, stdin: bytes | None = None) -> bytes:
-    """Run git in `repo`; its stdout as bytes, or LocalError with git's own first line."""
-    command = ["git", "-C", str(repo), "-c", "core.quotepath=off", *args]
-    try:
-        done = subprocess.run(command, capture_output=True, check=False, env=_git_environment(),
-                              input=stdin)
-    except FileNotFoundError:
-        raise LocalError(GIT_MISSING) from None
-    if done.returncode != 0:
-        message = (done.stderr.decode("utf-8", "replace").strip().splitlines() or ["?"])[0]
-        raise LocalError(GIT_FAILED.format(command=args[0], message=message))
-    return done.stdout
-
-
-def _git_environment() -> dict[str, str]:
-    """What git needs and nothing else: the App's or a CI job's secrets stay out of the child
-    (a repository's hooks or config could otherwise see them); HOME keeps the user's git config."""
-    keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR",
-            # set by git itself for hooks (pre-commit): where the index and repository are
-            "GIT_INDEX_FILE", "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR")
-    env = {key: os.environ[key] for key in keep if key in os.environ}
-    return {**env, "GIT_TERMINAL_PROMPT": "0"}
 
 
 def review_repo(repo: Path, base: str, head: str, *, config_file: Path | None = None,
@@ -110,14 +73,6 @@ def proto_user_changes(repo: Path, base: str, head: str, changes: list[FileChang
             base_imports=imports(data, lambda p: _find(repo, base, p, roots)),
             head_imports=imports(data, lambda p: _find(repo, head, p, roots))))
     return out
-
-
-def staged_commit(repo: Path) -> str:
-    """A commit of the index on top of HEAD, on no branch: the staged change as a head to review
-    (what `git stash` does too; git's garbage collection removes it later)."""
-    tree = git(repo, "write-tree").decode().strip()
-    parent = git(repo, "rev-parse", "--verify", "HEAD^{commit}").decode().strip()
-    return git(repo, *IDENTITY, "commit-tree", tree, "-p", parent, "-m", STAGED).decode().strip()
 
 
 def load_config(repo: Path, base: str, *, config_file: Path | None = None) -> Config:
@@ -175,7 +130,7 @@ def file_change(repo: Path, base: str, head: str, status: FileStatus, old_path: 
     # A link's blob is its target's path: never a schema, never followed (fail closed).
     problem = next((LINKED.format(side=side) for side, ref, name, text in (
         ("base", base, base_path, base_text), ("head", head, path, head_text))
-        if text is not None and _mode(repo, ref, name) == SYMLINK_MODE), None)
+        if text is not None and mode_of(repo, ref, name) == SYMLINK_MODE), None)
     try:
         base_imports = (imports(base_text, lambda p: _find(repo, base, p, roots)) if proto
                         else sets.of(base, base_path))
@@ -227,7 +182,7 @@ class SchemaSets:
                      if not meta.startswith(SYMLINK_MODE)]
             wanted = [name for name in names if name and (found := self._config.classify(name))
                       and found.format is fmt][:MAX_IMPORTS]
-            self._texts[(ref, fmt)] = _read_all(self._repo, ref, wanted)
+            self._texts[(ref, fmt)] = read_all(self._repo, ref, wanted)
         return self._texts[(ref, fmt)]
 
     def everything(self, ref: str) -> dict[str, str]:
@@ -236,57 +191,6 @@ class SchemaSets:
         for fmt in SET_FORMATS:
             out |= self._all(ref, fmt)
         return out
-
-
-def _read_all(repo: Path, ref: str, paths: list[str]) -> dict[str, str]:
-    """path -> text of files at `ref` in one git process (unusable ones are left out)."""
-    if not paths:
-        return {}
-    request = "".join(f"{ref}:{path}\n" for path in paths).encode("utf-8", "surrogateescape")
-    output = git(repo, "cat-file", "--batch", stdin=request)
-    found, at = {}, 0
-    for path in paths:
-        end = output.index(b"\n", at)
-        header = output[at:end].split()
-        at = end + 1
-        if len(header) != 3 or header[1] != b"blob":
-            continue  # "missing", or not a file
-        size = int(header[2])
-        data, at = output[at:at + size], at + size + 1
-        if len(data) <= MAX_SCHEMA_BYTES and b"\0" not in data:
-            found[path] = data.decode("utf-8", "replace")
-    return found
-
-
-def patch(repo: Path, base: str, head: str, *paths: str) -> str | None:
-    """The file's hunks without the `diff --git` headers, as GitHub's `patch` field has them."""
-    text = git(repo, "diff", "-M", "-U3", "--no-color", "--no-ext-diff", "--no-textconv",
-               base, head, "--", *paths).decode("utf-8", "replace")
-    start = text.find("\n@@")
-    if not text.startswith("@@") and start < 0:
-        return None  # binary, or only a rename or mode change: GitHub shows no patch either
-    return (text if text.startswith("@@") else text[start + 1:]).removesuffix("\n")
-
-
-def show(repo: Path, ref: str, path: str) -> bytes | None:
-    """The file at `ref`, or None when it does not exist there."""
-    try:
-        return git(repo, "show", f"{ref}:{path}")
-    except LocalError:
-        return None
-
-
-def history(repo: Path, base: str, path: str) -> list[tuple[str, str, bytes]]:
-    """(sha, ISO date, text) of the file's versions reachable from `base`, newest first."""
-    log = git(repo, "log", f"-n{MAX_HISTORY}", "--format=%H %cI", base, "--", path).decode()
-    out = []
-    for line in log.splitlines():
-        sha, date = line.split(" ", 1)
-        text = show(repo, sha, path)
-        if text is None:
-            break  # the file did not exist before this commit
-        out.append((sha, date, text))
-    return out
 
 
 def imports(text: bytes | None, find: Callable[[str], bytes | None]) -> dict[str, str]:
@@ -303,18 +207,9 @@ def _find(repo: Path, ref: str, name: str, roots: tuple[str, ...]) -> bytes | No
         candidate = f"{root}/{name}" if root else name
         data = show(repo, ref, candidate)
         if data is not None:
-            if _mode(repo, ref, candidate) == SYMLINK_MODE:
+            if mode_of(repo, ref, candidate) == SYMLINK_MODE:
                 raise _LinkedImport(LINKED_IMPORT.format(name=name))
             return data
-    return None
-
-
-def _mode(repo: Path, ref: str, path: str) -> str | None:
-    """The git mode of `path` at `ref` (100644, 120000 for a link, ...), or None."""
-    for entry in git(repo, "ls-tree", "-z", ref, "--", path).split(b"\0"):
-        meta, _tab, name = entry.partition(b"\t")
-        if name.decode("utf-8", "surrogateescape") == path:  # ls-tree takes patterns: exact only
-            return meta.split(b" ", 1)[0].decode()
     return None
 
 

@@ -8,7 +8,8 @@ import rules
 from rules import SchemaError
 from rules.visible import line_start, visible
 
-from bot.local.git_review import BAD_REF, LocalError, git, history, load_config
+from bot.local.git import BAD_REF, LocalError, git, history
+from bot.local.git_review import load_config
 from bot.lifecycle.migrations import Migration, in_flight
 from bot.render.calendar import words
 

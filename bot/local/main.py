@@ -21,7 +21,8 @@ from rules.visible import visible, visible_json
 from bot.local import pull_event
 from bot.config.configfile import ConfigError
 from bot.local.lifecycle import lifecycle_repo, render_text as lifecycle_text, to_json as lifecycle_json
-from bot.local.git_review import LocalError, example_repo, review_repo, show, staged_commit
+from bot.local.git import LocalError, show, staged_commit
+from bot.local.git_review import example_repo, review_repo
 from bot.render import terminal
 from bot.render.model import Conclusion
 from bot.render.outcome import outcome

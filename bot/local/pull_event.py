@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import Mapping
 
-from bot.local.git_review import LocalError
+from bot.local.git import LocalError
 
 SHA = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")  # SHA-1 or SHA-256 object names
 UNREADABLE = "cannot read the event file {path}: {problem}"

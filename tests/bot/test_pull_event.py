@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from bot.local.git_review import LocalError
+from bot.local.git import LocalError
 from bot.local.pull_event import refs
 
 BASE, HEAD = "a" * 40, "b" * 64
