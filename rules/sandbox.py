@@ -1,4 +1,7 @@
-"""The one way to start a child process on untrusted content: fixed argv, minimal env, hard limits."""
+"""The one way to start a child process on untrusted content: fixed argv, minimal env, hard limits.
+
+A trust border (SECURITY.md, "The borders"): every child process of the engine and the App starts here.
+"""
 from __future__ import annotations
 
 import os

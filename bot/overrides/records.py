@@ -1,5 +1,8 @@
 """Records the App hides in its own comments, sealed with an HMAC only the App can compute.
 
+A trust border (SECURITY.md, "The borders"): what the App trusts from its own comments is unsealed
+here, and nowhere else.
+
 The key is derived with HKDF-SHA256 (RFC 5869) from the webhook secret: it is the one secret
 every process of the App already holds (web and workers, on every machine), is never sent to
 GitHub with a request, and changing it is already an operator's deliberate act. The derived key

@@ -1,5 +1,7 @@
 """The markdown border: every string from a schema, a comment or a config goes through here.
 
+A trust border (SECURITY.md, "The borders"): every byte a schema puts into GitHub is escaped here.
+
 GitHub renders comment bodies, check-run summaries and text as GitHub Flavored Markdown with
 HTML, @mentions and autolinks. Untrusted text must not open HTML, mention people or teams, break
 out of a table cell, list item or code block, or write the hidden `<!-- schema-review... -->`

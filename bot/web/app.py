@@ -53,7 +53,7 @@ def create_app(settings: Settings | None = None, *, environ: Mapping[str, str] |
 
 
 def create_registration_app(environ: Mapping[str, str] | None = None) -> Flask:
-    """No App credentials at all: GET / registers an App from the manifest (see bot/registration)."""
+    """No App credentials at all: GET / registers an App from the manifest (see bot/web/registration)."""
     configure_logging()
     app = Flask("schema_review")
     app.extensions[pages.SETTINGS] = SetupSettings.from_environ(environ)

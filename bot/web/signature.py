@@ -1,4 +1,8 @@
-"""Verification of GitHub's X-Hub-Signature-256 header (HMAC-SHA256 of the raw body)."""
+"""Verification of GitHub's X-Hub-Signature-256 header (HMAC-SHA256 of the raw body).
+
+A trust border (SECURITY.md, "The borders"): every byte GitHub sends is checked here before the
+webhook parses it.
+"""
 from __future__ import annotations
 
 import hashlib
