@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from typing import Callable
 
-from github import BadCredentialsException, Github
+from github import BadCredentialsException, Github, GithubException
 
 from bot.ambient.jobs import checkpoint
 from bot.ambient.metrics import GITHUB_CALLS, RATE_REMAINING
@@ -59,4 +59,14 @@ class RepoBase:
 
     def _graphql(self, query: str, variables: dict) -> dict:
         _headers, data = self._client.requester.graphql_query(query, variables)
+        return data
+
+    def _get_json(self, path: str) -> dict | None:
+        """GET a REST path as this installation; None when GitHub answers 404 (not there, or hidden)."""
+        try:
+            _headers, data = self._client.requester.requestJsonAndCheck("GET", path)
+        except GithubException as error:
+            if error.status == 404:
+                return None
+            raise
         return data

@@ -1,8 +1,6 @@
 """The App's comments: review comments on the diff, pull request comments, reactions, minimizing."""
 from __future__ import annotations
 
-from github import GithubException
-
 from bot.github import review_query
 from bot.github.calls import RepoBase, operation
 from bot.render.markdown import clip
@@ -46,14 +44,7 @@ class Comments(RepoBase):
     @operation("issue_comment", reads=True)
     def issue_comment(self, comment_id: int) -> dict | None:
         """One conversation comment as GitHub has it now; None when it was deleted."""
-        try:
-            _headers, data = self._client.requester.requestJsonAndCheck(
-                "GET", f"{self._repo.url}/issues/comments/{int(comment_id)}")
-        except GithubException as error:
-            if error.status == 404:
-                return None
-            raise
-        return data
+        return self._get_json(f"{self._repo.url}/issues/comments/{int(comment_id)}")
 
     @operation("comment")
     def comment(self, number: int, body: str):

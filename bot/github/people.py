@@ -3,8 +3,6 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from github import GithubException
-
 from bot.github.calls import RepoBase, operation
 from bot.github.contributions import PULL_COMMITS_LISTED
 
@@ -21,14 +19,8 @@ class People(RepoBase):
     def in_team(self, team: str, username: str) -> bool:
         """`org/slug` or a slug of the repository owner's organisation; an active membership."""
         org, _, slug = team.rpartition("/")
-        try:
-            _headers, data = self._client.requester.requestJsonAndCheck(
-                "GET", f"/orgs/{quote(org or self.owner)}/teams/{quote(slug)}/memberships/{quote(username)}")
-        except GithubException as error:
-            if error.status == 404:
-                return False
-            raise
-        return data.get("state") == "active"
+        data = self._get_json(f"/orgs/{quote(org or self.owner)}/teams/{quote(slug)}/memberships/{quote(username)}")
+        return data is not None and data.get("state") == "active"
 
     @operation("pull_commits", reads=True)
     def pull_commits(self, number: int) -> list[tuple[str, str | None, str | None]]:
