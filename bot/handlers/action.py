@@ -4,7 +4,7 @@ from __future__ import annotations
 from bot.config.configfile import ConfigError
 from bot.ambient.jobs import Job
 from bot.handlers.help import help_text
-from bot.handlers.pull_request import load_config
+from bot.handlers.evaluate import load_config
 from bot.handlers.target import review_target
 
 PROMPT = "@{user} to override the `schema-review` check, comment with a reason:\n\n{help}"

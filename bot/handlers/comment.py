@@ -17,7 +17,8 @@ from bot.render.escape import code
 from bot.overrides.seen import parse_time
 from bot.handlers.help import help_text
 from bot.handlers.override import Command, answer, handle_override
-from bot.handlers.pull_request import load_config, review_head, utc_now
+from bot.handlers.evaluate import load_config, utc_now
+from bot.handlers.pull_request import review_head
 from bot.handlers.target import Target
 
 log = logging.getLogger("schema_review.commands")

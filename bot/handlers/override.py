@@ -12,7 +12,8 @@ from bot.overrides.records import MARKER_PATTERN
 from bot.overrides.permissions import decide, level, uninvolved
 from bot.render.escape import code, quote
 from bot.overrides.seen import Seen, parse_time, seen_at
-from bot.handlers.pull_request import evaluate, review_head
+from bot.handlers.evaluate import evaluate
+from bot.handlers.pull_request import review_head
 from bot.handlers.target import Target
 
 THUMBS_UP, THUMBS_DOWN, CONFUSED = "+1", "-1", "confused"

@@ -1,17 +1,14 @@
-"""A review delivery: check run in progress -> collect -> review -> overrides -> complete -> comments."""
+"""A review delivery: check run in progress -> evaluate (gather, review) -> overrides -> complete -> comments."""
 from __future__ import annotations
 
 import logging
 import time
-from datetime import datetime, timezone
 
-from bot.gather.changes import blob_keys, collect, schema_files
-from bot.config.config import CONFIG_PATH, Config, parse_config
+from bot.gather.changes import blob_keys, schema_files
+from bot.config.config import CONFIG_PATH, Config
 from bot.config.configfile import ConfigError
-from bot.config.extends import with_base
 from bot.github.checks import LOOK_UP, Verdict
-from bot.github.reads import PULL_FILES_LISTED
-from bot.ambient.jobs import Job, Superseded, checkpoint, is_final
+from bot.ambient.jobs import Job, Superseded, is_final
 from bot.overrides.verdict import active, records_in, verdict
 from bot.overrides.permissions import decide, level
 from bot.handlers.publish import publish_comments
@@ -19,9 +16,10 @@ from bot.overrides.records import scope_of
 from bot.ambient.stages import recording, stage
 from bot.render.escape import code
 from bot.render.model import Conclusion
-from bot.review.review import ReviewResult, review
+from bot.review.review import ReviewResult
 from bot.github.review_query import ReviewState, bodies_by
 from bot.gather.schemaset import uses_sets
+from bot.handlers.evaluate import config_from, config_ref, evaluate, evaluate_group, load_config, utc_now
 from bot.handlers.target import Target, review_target
 
 log = logging.getLogger("schema_review.review")
@@ -46,17 +44,9 @@ VERDICT_STANDS = "{title}" + STANDS + ": {reason})"
 STANDS_NOTE = "> A later re-review of this commit could not finish"
 VERDICT_STANDS_NOTE = STANDS_NOTE + (" ({reason}); the verdict below, from the last review that "
                                      "did, stands.\n\n")
-UNLISTED_PULL = ("GitHub lists only the first {listed:,} of this pull request's {total:,} changed "
-                 "files; the other {missing:,} were not reviewed")
-UNLISTED_GROUP = ("GitHub lists only the first {listed:,} changed files of a comparison, and this "
-                  "merge group changes at least that many; the rest were not reviewed")
 # Buttons cannot carry a reason, so this one only explains the command (label <= 20 characters).
 OVERRIDE_ACTION = {"label": "Override…", "identifier": "override-help",
                    "description": "How to override, with a reason"}
-
-
-def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
 
 
 def handle_review(job: Job, *, github, now=utc_now) -> None:
@@ -139,45 +129,6 @@ def fail_closed(repo, run, before: Verdict | None, *, reason: str) -> str:
                                 title=COULD_NOT_FINISH.format(reason=reason),
                                 summary=COULD_NOT_FINISH_SUMMARY, text=None, annotations=[])
     return Conclusion.FAILURE.value
-
-
-def config_ref(default_branch: str) -> str:
-    """The default branch by its full ref: a tag named like the branch must not stand in for it."""
-    return f"refs/heads/{default_branch}"
-
-
-def load_config(repo, default_branch: str) -> Config:
-    """The default branch's config: a pull request must not relax its own gate. Raises ConfigError."""
-    return config_from(repo, repo.file_text(config_ref(default_branch), CONFIG_PATH))
-
-
-def config_from(repo, text: str | None) -> Config:
-    return parse_config(text, extend=lambda root: with_base(
-        root, owner=repo.owner, name=repo.name, path=CONFIG_PATH,
-        read_base=lambda full_name: repo.shared_file_text(full_name, CONFIG_PATH)))
-
-
-def evaluate(repo, pull, config: Config, *, head_sha: str, now=utc_now, listing=None,
-             prefetched=None, head_paths=None) -> ReviewResult:
-    listing = repo.changed_files(pull) if listing is None else listing
-    unlisted = None
-    if len(listing) >= PULL_FILES_LISTED and pull.changed_files > len(listing):
-        unlisted = UNLISTED_PULL.format(listed=len(listing), total=pull.changed_files,
-                                        missing=pull.changed_files - len(listing))
-    with stage("fetch"):
-        gathered = collect(repo, listing, config, base_sha=pull.base.sha, head_sha=head_sha,
-                           prefetched=prefetched or {}, head_paths=head_paths)
-    return review(gathered.changes, config, now=now(), unlisted=unlisted, history_of=gathered.history_of,
-                  checkpoint=checkpoint, timed=stage)
-
-
-def evaluate_group(repo, config: Config, *, base_sha: str, head_sha: str, now=utc_now) -> ReviewResult:
-    """A merge queue's group commit against the group's base: what the queue would merge."""
-    listing, complete = repo.compare_files(base_sha, head_sha)
-    unlisted = None if complete else UNLISTED_GROUP.format(listed=len(listing))
-    gathered = collect(repo, listing, config, base_sha=base_sha, head_sha=head_sha)
-    return review(gathered.changes, config, now=now(), unlisted=unlisted, history_of=gathered.history_of,
-                  checkpoint=checkpoint, timed=stage)
 
 
 def current_overrides(github, repo, pull, config: Config, *, conversation=None) -> list:
