@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.queue.sidecar import Sidecar
-from bot.worker import NICENESS
+from bot.queue.worker import NICENESS
 from tests.harness.flow import completed_run, deliver, open_pull, reviews, runs, settle, wait_for
 from tests.harness.server import app_env, gunicorn, local_worker
 
