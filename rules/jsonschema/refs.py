@@ -9,12 +9,15 @@ files of the same revision (the version's schema set, `Source.imports`): by path
 
 A reference the set cannot satisfy (no such file, `$id` or pointer) is recorded in `unresolved`
 and stands for External: the head's fail the check (jsonschema.compare raises the first), and
-the base's mark where the base cannot be compared (no validator could use it there).
+the base's mark where the base cannot be compared (no validator could use it there). One
+written as an absolute URI that no file of the set declares is recorded in `elsewhere` instead:
+it may name a document outside the repository, which jsonschema.outside decides with both
+versions' sets in hand.
 """
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from urllib.parse import unquote, urldefrag, urljoin
+from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
 import referencing
 import referencing.jsonschema
@@ -75,6 +78,8 @@ class Refs:
         self._declared: dict[str, str] = {}  # an `$id` (absolute, no fragment) -> the file's URI
         self._ambiguous: dict[str, tuple[str, str]] = {}
         self.unresolved: list[Unresolved] = []  # references that stand for External, in order
+        # absolute-URI references no file of the set declares, as written -> the first one's error
+        self.elsewhere: dict[str, Unresolved] = {}
         self._add(root, draft, uri_of(file))
 
     def _add(self, root: object, draft: Draft, uri: str) -> None:
@@ -116,15 +121,28 @@ class Refs:
         except Unresolvable:
             if target.startswith(FILE_BASE):
                 return self._unresolved(node, NO_FILE, path=self._shown(target))
+            if urlsplit(ref).scheme:  # written as a URL: it may name a document outside the repository
+                return self._unresolved(node, NO_ID, self.elsewhere, uri=target)
             return self._unresolved(node, NO_ID, uri=target)
         if not isinstance(found, (dict, bool)):
             raise _error(node, self.file, NOT_A_SCHEMA, ref)
         return found
 
-    def _unresolved(self, node: dict, template: str, **more: str) -> External:
+    def _unresolved(self, node: dict, template: str, elsewhere: dict | None = None,
+                    **more: str) -> External:
         error = _error(node, self.file, template, node["$ref"], **more)
-        self.unresolved.append(Unresolved(error.file, error.line, error.problem))
+        unresolved = Unresolved(error.file, error.line, error.problem)
+        if elsewhere is None:
+            self.unresolved.append(unresolved)
+        else:
+            elsewhere.setdefault(node["$ref"], unresolved)
         return External(node["$ref"])
+
+    def declarer(self, uri: str) -> str | None:
+        """The set's file declaring the `$id` `uri` (absolute, no fragment), if one does."""
+        self._reach(uri)
+        declared = self._declared.get(uri)
+        return None if declared is None else self._shown(declared)
 
     def _shown(self, uri: str) -> str:
         """A `file:///` URI as a path spelled like the checked file's (absolute or not)."""
