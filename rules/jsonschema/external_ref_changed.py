@@ -28,8 +28,8 @@ SPEC = RuleSpec(id="JSONSCHEMA_EXTERNAL_REF_CHANGED", format=Format.JSONSCHEMA, 
                 severity=Severity.ERROR,
                 summary="a `$ref` whose target was not read changed: not known to be compatible")
 PAIR = UncheckedPair
-MESSAGE = ('The $ref {refs} of "{path}" points outside the repository and was not read, so this '
-           'change is not known to be compatible (it was {old}, it is {new}).')
+MESSAGE = ('A $ref at "{path}" points outside the repository and was not read, so this change is '
+           'not known to be compatible: it was {old}, it is {new}.')
 BASE_UNRESOLVED = ('The base\'s $ref {old} of "{path}" does not resolve, so what the head has there was '
                    'not checked.')
 
@@ -43,9 +43,8 @@ def check(pair: UncheckedPair, ctx):
                                                            (Direction.FORWARD, pair.old))
                        if not _accepts_everything(ctx, reader))
     if breaks:
-        refs = _listed(pair.old.externals ^ pair.new.externals)
         yield SPEC.finding(path=pair.path, line=pair.line, breaks=breaks,
-                           message=MESSAGE.format(refs=refs, path=pair.path, old=_shown(ctx.old, pair.old),
+                           message=MESSAGE.format(path=pair.path, old=_shown(ctx.old, pair.old),
                                                   new=_shown(ctx.new, pair.new)))
 
 
@@ -60,12 +59,13 @@ def _listed(refs) -> str:
 
 
 def _shown(parsed, flat) -> str:
-    """The reference(s) one side has there, with the file each sits in; else "a schema"."""
+    """The reference(s) one side has there, naming the file each sits in when it is not the
+    checked one (a referenced file of the set); else "a schema"."""
     if not flat.externals:
         return "a schema"
-    return ", ".join(f'"{ref}" in {_file(parsed, ref)}' for ref in sorted(flat.externals))
+    return ", ".join(f'"{ref}"{_where(parsed, ref)}' for ref in sorted(flat.externals))
 
 
-def _file(parsed, ref: str) -> str:
+def _where(parsed, ref: str) -> str:
     error = parsed.refs.elsewhere.get(ref)
-    return parsed.path if error is None else error.file
+    return "" if error is None or error.file == parsed.path else f" (in {error.file})"
