@@ -69,9 +69,10 @@ CASES = {
                             (f'$ref "{ADDRESS_URL}" does not resolve: no schema file declares', A,
                              "address.schema.json declared it")),
     "json-relative-under-a-url-id": Case(
-        {A: json.dumps({"$id": "https://example.com/a.json", **json.loads(_obj("b.json"))}), "b.json": ADDRESS},
-        {A: json.dumps({"$id": "https://example.com/a.json", **json.loads(_obj("b.json"))})}, A, 2,
-        ('$ref "b.json" does not resolve', A)),
+        {A: json.dumps({"$id": "https://example.com/a.json", **json.loads(_obj("b.schema.json"))}),
+         "b.schema.json": json.dumps({"$id": "https://example.com/b.schema.json", "type": "object"})},
+        {A: json.dumps({"$id": "https://example.com/a.json", **json.loads(_obj("b.schema.json"))})}, A, 2,
+        ('$ref "b.schema.json" does not resolve', A)),
     "avro-unknown-type": Case({"order.avsc": ORDER, "money.avsc": MONEY},
                               {"order.avsc": ORDER.replace("shop.Money", "shop.Mony"), "money.avsc": MONEY},
                               "order.avsc", 2, ('unknown type "shop.Mony"', "order.avsc")),
