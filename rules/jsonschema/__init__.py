@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Iterator
 
-from ..model import Finding, Options, Policy, Side
+from ..model import Finding, Options, Policy, SchemaError, Side
 from . import (branch_added, branch_removed, constraint_changed, constraint_loosened,
                constraint_tightened, content_model_narrowed, content_model_widened,
                dependency_added, dependency_removed, enum_changed, enum_narrowed, enum_widened,
@@ -43,6 +43,11 @@ def compare(old: Parsed, new: Parsed, options: Options) -> Iterator[Finding]:
     if new.refs.unresolved:
         error = new.refs.unresolved[0]
         error.side = Side.NEW
+        raise error
+    if old.refs.not_fetched:  # not a broken base, only an unread one: it cannot be excused
+        first = old.refs.not_fetched[0]
+        error = SchemaError(first.file, first.line, first.problem)
+        error.side = Side.OLD
         raise error
     unread = outside.opaque(old, new)
     return map(_attributed, Context(old, new, options, RULES, outside=unread).findings())

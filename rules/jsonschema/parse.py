@@ -48,7 +48,7 @@ def parse(source: Source) -> Parsed:
     schemas = keywords.walk(root)
     _validate(schemas, draft, source.path)
     _check_patterns(schemas, source.path)
-    refs = Refs(root, draft, source.path, schemas, source.imports)
+    refs = Refs(root, draft, source.path, schemas, source.imports, source.withheld)
     refs.check_all()
     return Parsed(path=source.path, lines=tuple(source.text.splitlines()), root=root,
                   draft=draft, refs=refs, notes=notes + outside.notes(refs))

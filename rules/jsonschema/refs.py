@@ -33,6 +33,7 @@ FILE_BASE = "file:///"  # a document without an `$id` is known by its path in th
 DANGLING = '$ref "{ref}" does not point at anything in {where}'
 NO_FILE = '$ref "{ref}" does not resolve: there is no schema file {path}'
 NO_ID = '$ref "{ref}" does not resolve: no schema file declares the $id {uri}'
+NOT_FETCHED = '$ref "{ref}" was not checked: its target may be {path}, which was not read ({why})'
 CIRCULAR = '$ref "{ref}" is circular: it only ever points at other references'
 NOT_A_SCHEMA = '$ref "{ref}" points at a value that is not a schema'
 # Two files claiming one `$id`: which one a reference means cannot be told, and a copy added
@@ -64,12 +65,13 @@ class Refs:
     """The references of one version: its document, plus the set's files as they are reached."""
 
     def __init__(self, root: object, draft: Draft, file: str, schemas: list,
-                 files: Mapping[str, str] | None = None):
+                 files: Mapping[str, str] | None = None, withheld: Mapping[str, str] | None = None):
         self.root, self.draft, self.file, self._schemas = root, draft, file, schemas
         # id(schema) -> (schema, the base URI its references use); the schema is kept so that
         # an id is never another, freed object's (callers pass temporary nodes too).
         self._bases: dict[int, tuple[object, str]] = {}
         self._files = files or {}
+        self._withheld = withheld or {}  # path -> why it was not fetched (Source.withheld)
         self._paths: dict[str, str] | None = None  # URI -> path in the set, on first need
         self._loaded: set[str] = {file}  # paths whose documents are in the registry
         self._searched: set[str] = set()  # last URI segments already looked for as `$id`s
@@ -80,6 +82,7 @@ class Refs:
         self.unresolved: list[Unresolved] = []  # references that stand for External, in order
         # absolute-URI references no file of the set declares, as written -> the first one's error
         self.elsewhere: dict[str, Unresolved] = {}
+        self.not_fetched: list[SchemaError] = []  # unresolved because a limit withheld the target
         self._add(root, draft, uri_of(file))
 
     def _add(self, root: object, draft: Draft, uri: str) -> None:
@@ -119,6 +122,11 @@ class Refs:
         except (PointerToNowhere, NoSuchAnchor):
             return self._unresolved(node, DANGLING)
         except Unresolvable:
+            withheld = self._withheld_for(target)
+            if withheld is not None:  # a limit, not the repository, left it out: never "outside"
+                found = self._unresolved(node, NOT_FETCHED, path=withheld, why=self._withheld[withheld])
+                self.not_fetched.append(self.unresolved[-1])
+                return found
             if target.startswith(FILE_BASE):
                 return self._unresolved(node, NO_FILE, path=self._shown(target))
             if urlsplit(ref).scheme:  # written as a URL: it may name a document outside the repository
@@ -137,6 +145,17 @@ class Refs:
         else:
             elsewhere.setdefault(node["$ref"], unresolved)
         return External(node["$ref"])
+
+    def _withheld_for(self, uri: str) -> str | None:
+        """A file not fetched that `uri` may name: by its path, or (a URL) by its last segment,
+        as the App looks files up."""
+        if not self._withheld:
+            return None
+        if uri.startswith(FILE_BASE):
+            path = unquote(uri[len(FILE_BASE):])
+            return next((each for each in self._withheld if uri_of(each) == uri_of(path)), None)
+        segment = uri.rstrip("/").rpartition("/")[2]
+        return next((each for each in sorted(self._withheld) if each.rpartition("/")[2] == segment), None)
 
     def declarer(self, uri: str) -> str | None:
         """The set's file declaring the `$id` `uri` (absolute, no fragment), if one does."""

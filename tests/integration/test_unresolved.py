@@ -32,3 +32,37 @@ def test_deleting_an_imported_proto_fails_naming_the_import_and_the_file_importi
     assert run.conclusion == "failure", run.output
     assert any(a["path"] == "proto/shop/a.proto" and 'import "shop/b.proto" was not found' in a["message"]
                for a in run.annotations), run.annotations
+
+
+# A `$ref` whose target the App did not fetch because of a limit fails naming the cause: it is
+# never taken for a reference outside the repository (those are opaque and may pass).
+ORDER_BY_URL = {"type": "object", "properties": {
+    "id": {"type": "string"}, "total": {"$ref": "https://example.com/money.json"}}}
+ORDER_PLUS = {**ORDER_BY_URL, "properties": {**ORDER_BY_URL["properties"], "note": {"type": "string"}}}
+
+
+def test_a_ref_to_a_file_outside_the_configs_paths_fails_saying_so(github, app_url):
+    # vendor/money.json declares the URL but the default `paths` do not review it as JSON Schema.
+    repo, pull = open_pull(github, {"schemas/order.schema.json": json.dumps(ORDER_BY_URL, indent=2),
+                                    "vendor/money.json": json.dumps({"$id": "https://example.com/money.json",
+                                                                     "type": "integer"})},
+                           {"schemas/order.schema.json": json.dumps(ORDER_PLUS, indent=2)})
+    run = review_of(github, app_url, repo, pull)
+    assert run.conclusion == "failure", run.output
+    problem = ('$ref "https://example.com/money.json" was not checked: its target may be '
+               "vendor/money.json, which was not read (the config's `paths` do not review it")
+    assert any(a["path"] == "schemas/order.schema.json" and problem in a["message"]
+               for a in run.annotations), run.annotations
+
+
+def test_a_ref_past_the_schema_set_limit_fails_saying_so(github, app_url):
+    parts = {f"schemas/parts/p{i:03}.schema.json": '{"type": "string"}' for i in range(205)}
+    big = {"type": "object", "properties": {f"p{i:03}": {"$ref": f"parts/p{i:03}.schema.json"}
+                                            for i in range(205)}}
+    bigger = {**big, "properties": {**big["properties"], "note": {"type": "string"}}}
+    repo, pull = open_pull(github, {"schemas/big.schema.json": json.dumps(big, indent=2), **parts},
+                           {"schemas/big.schema.json": json.dumps(bigger, indent=2)})
+    run = review_of(github, app_url, repo, pull)
+    assert run.conclusion == "failure", run.output
+    assert any(a["path"] == "schemas/big.schema.json" and "was not read (past the 200-file limit"
+               in a["message"] for a in run.annotations), run.annotations
