@@ -33,7 +33,11 @@ FILE_BASE = "file:///"  # a document without an `$id` is known by its path in th
 DANGLING = '$ref "{ref}" does not point at anything in {where}'
 NO_FILE = '$ref "{ref}" does not resolve: there is no schema file {path}'
 NO_ID = '$ref "{ref}" does not resolve: no schema file declares the $id {uri}'
-NOT_FETCHED = '$ref "{ref}" was not checked: its target may be {path}, which was not read ({why})'
+# A limit, not the repository, left the target out: the reference is never taken for one to a
+# document outside the repository (jsonschema.outside), and a base's is never excused.
+NOT_READ = '$ref "{ref}" was not checked: {why}'
+WITHHELD = "its target may be {path}, which was not read ({why})"
+SEARCH_CUT = "the search for a schema file declaring {uri} stopped at {limit}"
 CIRCULAR = '$ref "{ref}" is circular: it only ever points at other references'
 NOT_A_SCHEMA = '$ref "{ref}" points at a value that is not a schema'
 # Two files claiming one `$id`: which one a reference means cannot be told, and a copy added
@@ -75,6 +79,7 @@ class Refs:
         self._paths: dict[str, str] | None = None  # URI -> path in the set, on first need
         self._loaded: set[str] = {file}  # paths whose documents are in the registry
         self._searched: set[str] = set()  # last URI segments already looked for as `$id`s
+        self._cut: set[str] = set()  # ... whose search stopped at MAX_SET_DOCUMENTS
         self._targets: dict[int, tuple[dict, object]] = {}  # id($ref node) -> (node, target)
         self._registry = referencing.Registry()
         self._declared: dict[str, str] = {}  # an `$id` (absolute, no fragment) -> the file's URI
@@ -122,9 +127,9 @@ class Refs:
         except (PointerToNowhere, NoSuchAnchor):
             return self._unresolved(node, DANGLING)
         except Unresolvable:
-            withheld = self._withheld_for(target)
-            if withheld is not None:  # a limit, not the repository, left it out: never "outside"
-                found = self._unresolved(node, NOT_FETCHED, path=withheld, why=self._withheld[withheld])
+            why = self._left_out(target)
+            if why is not None:
+                found = self._unresolved(node, NOT_READ, why=why)
                 self.not_fetched.append(self.unresolved[-1])
                 return found
             if target.startswith(FILE_BASE):
@@ -146,16 +151,22 @@ class Refs:
             elsewhere.setdefault(node["$ref"], unresolved)
         return External(node["$ref"])
 
-    def _withheld_for(self, uri: str) -> str | None:
-        """A file not fetched that `uri` may name: by its path, or (a URL) by its last segment,
-        as the App looks files up."""
-        if not self._withheld:
-            return None
+    def _left_out(self, uri: str) -> str | None:
+        """Why a limit may have left out the file `uri` names, if one may have: a file not
+        fetched (by its path, or a URL by its last segment, as the App looks files up), or a
+        search for the file declaring a URL that stopped at its bound."""
         if uri.startswith(FILE_BASE):
             path = unquote(uri[len(FILE_BASE):])
-            return next((each for each in self._withheld if uri_of(each) == uri_of(path)), None)
-        segment = uri.rstrip("/").rpartition("/")[2]
-        return next((each for each in sorted(self._withheld) if each.rpartition("/")[2] == segment), None)
+            withheld = next((each for each in self._withheld if uri_of(each) == uri_of(path)), None)
+        else:
+            segment = _segment(uri)
+            withheld = next((each for each in sorted(self._withheld)
+                             if each.rpartition("/")[2] == segment), None)
+            if withheld is None and segment in self._cut:
+                return SEARCH_CUT.format(uri=uri, limit=f"{MAX_SET_DOCUMENTS} files parsed")
+            if withheld is None and getattr(self._files, "cut_short", False):
+                return SEARCH_CUT.format(uri=uri, limit="the bound of the files listed in its tree")
+        return None if withheld is None else WITHHELD.format(path=withheld, why=self._withheld[withheld])
 
     def declarer(self, uri: str) -> str | None:
         """The set's file declaring the `$id` `uri` (absolute, no fragment), if one does."""
@@ -183,12 +194,13 @@ class Refs:
             return
         # An unknown URL may be a file's `$id`: only a file whose text holds its last segment
         # can declare it (absolute or relative), so only those are parsed, a bounded number.
-        segment = uri.rstrip("/").rpartition("/")[2]
+        segment = _segment(uri)
         if segment in self._searched:
             return
         self._searched.add(segment)
         for each in sorted(self._files):
             if len(self._loaded) > MAX_SET_DOCUMENTS:
+                self._cut.add(segment)  # a file left unread may declare it
                 break
             if each not in self._loaded and segment in self._files[each]:
                 self._load(each)
@@ -261,6 +273,11 @@ class Refs:
                 target = self.target(schema)
                 if not isinstance(target, External) and id(target) not in own:
                     stack.append(target)  # another file's schema: its references count too
+
+
+def _segment(uri: str) -> str:
+    """A URL's last path segment: what a file declaring it as its `$id` must hold."""
+    return uri.rstrip("/").rpartition("/")[2]
 
 
 def _shown(uri: str) -> str:

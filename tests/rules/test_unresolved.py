@@ -133,3 +133,24 @@ def test_a_reference_that_does_not_resolve_is_never_compatible(tmp_path, capsys,
         assert text in shown, out
     for text in case.unsaid:
         assert text not in out.out + out.err
+
+
+MONEY_URL = "https://example.com/money.json"
+# The declaring file sorts last; the others name the URL's last segment without declaring it.
+BOUNDED = {A: _obj(MONEY_URL), **{f"b{i}.json": json.dumps({"description": "not money.json"})
+                                  for i in range(3)},
+           "z.json": json.dumps({"$id": MONEY_URL, "type": "integer"})}
+
+
+@pytest.mark.parametrize("bound", ["rules.sources.MAX_WALKED", "rules.jsonschema.refs.MAX_SET_DOCUMENTS"])
+def test_a_url_search_cut_short_by_a_bound_is_never_taken_for_outside(tmp_path, capsys, monkeypatch, bound):
+    # Past the bound, the file declaring the URL may exist unread: exit 2 saying so (the
+    # reference would otherwise pass as one outside the repository).
+    module, _, name = bound.rpartition(".")
+    monkeypatch.setattr(module + "." + name, 2)
+    _tree(tmp_path / "old", BOUNDED)
+    _tree(tmp_path / "new", BOUNDED)
+    code = main(["check", str(tmp_path / "old" / A), str(tmp_path / "new" / A)])
+    out = capsys.readouterr()
+    assert code == 2, out
+    assert f'$ref "{MONEY_URL}" was not checked: the search for a schema file declaring {MONEY_URL} stopped at' in out.err
