@@ -43,8 +43,10 @@ UNREADABLE = 'a file that may use it, "{path}", is too large or binary to read'
 # Why a JSON Schema file a `$ref` may name was not fetched (Source.withheld): the reference then
 # says so and fails, never passing for one outside the repository.
 NOT_CLASSIFIED = "the config's `paths` do not review it as JSON Schema"
-SET_FULL = f"past the {MAX_SET_FILES}-file limit of a version's schema set"
+SET_FULL = "past the {limit}-file limit of a version's schema set"
 TOO_DEEP = f"more than {MAX_ROUNDS} levels of files using files away"
+UNUSABLE = "too large, binary or not a file"
+LINK_LEFT_OUT = "a symbolic link, never followed"
 
 Key = tuple[str, str]  # (commit sha, repository path)
 
@@ -84,7 +86,7 @@ def schema_sets(repo: RepoClient, config: Config, blobs: dict, *,
                     noted.setdefault(each, TOO_DEEP)
                     continue
                 if len(pools[(sha, fmt)].texts) + asked.get((sha, fmt), 0) >= MAX_SET_FILES:
-                    noted.setdefault(each, SET_FULL)
+                    noted.setdefault(each, SET_FULL.format(limit=MAX_SET_FILES))
                     continue
                 fetched.add((sha, each))
                 wanted.add((sha, each))
@@ -99,6 +101,8 @@ def schema_sets(repo: RepoClient, config: Config, blobs: dict, *,
                 pool = pools.setdefault((key[0], fmt), _Pool(fmt))
                 pool.add(key[1], blob.text)
                 todo.append((key, pool.documents.get(key[1])))
+            elif blob is not None and fmt is Format.JSONSCHEMA:  # there, but no text to read
+                left_out.setdefault(key[0], {})[key[1]] = UNUSABLE
     if withheld is not None:
         for sha, path in versions:
             if fmt_of(path) is Format.JSONSCHEMA:
