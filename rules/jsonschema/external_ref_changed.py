@@ -26,7 +26,9 @@ from .pairs import UncheckedPair
 
 SPEC = RuleSpec(id="JSONSCHEMA_EXTERNAL_REF_CHANGED", format=Format.JSONSCHEMA, breaks=BOTH_DIRECTIONS,
                 severity=Severity.ERROR,
-                summary="a `$ref` whose target was not read changed: not known to be compatible")
+                summary="a `$ref` whose target was not read changed: not known to be compatible",
+                impact=("The reference's target was not read, so whether readers on either side "
+                        "accept the other's data is not known."))
 PAIR = UncheckedPair
 MESSAGE = ('A $ref at "{path}" points outside the repository and was not read, so this change is '
            'not known to be compatible: it was {old}, it is {new}.')
