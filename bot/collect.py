@@ -101,7 +101,8 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
     listing = Listing(repo, known={} if head_paths is None else {head_sha: head_paths})
     if uses_sets(config, [f.filename for f in files]):
         listing.tree(head_sha)
-    imports.update(schema_sets(repo, config, blobs, listing=listing))  # Avro and JSON Schema: disjoint keys
+    withheld: dict = {}  # JSON Schema: what a `$ref` may name that was not fetched, and why
+    imports.update(schema_sets(repo, config, blobs, listing=listing, withheld=withheld))  # disjoint keys
     histories = _Histories(repo, base_sha, config, known=blobs, paths=[
         f.previous_filename or f.filename for f in files if f.status != FileStatus.ADDED])
     changes = []
@@ -113,6 +114,8 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
             head_text=_text(blobs.get((head_sha, f.filename))),
             base_imports=imports.get((base_sha, base_path), {}),
             head_imports=imports.get((head_sha, f.filename), {}),
+            base_withheld=withheld.get((base_sha, base_path), {}),
+            head_withheld=withheld.get((head_sha, f.filename), {}),
             history=LazyHistory(lambda path=base_path: histories.of(path)),
             buf_layout=layout if f.filename.endswith(".proto") else None,
             problem=_problem(base=blobs.get((base_sha, base_path)), head=blobs.get((head_sha, f.filename)))

@@ -17,7 +17,8 @@ from .blobs import LINKED, LINKED_IMPORT
 from .config import CONFIG_PATH, Config, parse_config
 from .extends import no_base_here
 from .review import FileChange, FileStatus, ReviewResult, review
-from .schemaset import context_changes, formats_of
+from .schemaset import (LINK_LEFT_OUT, NOT_CLASSIFIED, SET_FULL, UNUSABLE, context_changes,
+                        formats_of)
 
 EXAMPLE = Path(__file__).resolve().parent / "example"
 GIT_MISSING = "git is not installed or not on PATH"
@@ -168,10 +169,10 @@ def file_change(repo: Path, base: str, head: str, status: FileStatus, old_path: 
     base_path = old_path or path
     base_text = None if status is FileStatus.ADDED else show(repo, base, base_path)
     head_text = None if status is FileStatus.REMOVED else show(repo, head, path)
+    sets = sets or SchemaSets(repo, config)
     proto = path.endswith(".proto")
     layout = buf_layout(repo, base, path) if proto else None
     roots = ("", *config.import_roots, *(layout.roots if layout else ()))
-    sets = sets or SchemaSets(repo, config)
     # A link's blob is its target's path: never a schema, never followed (fail closed).
     problem = next((LINKED.format(side=side) for side, ref, name, text in (
         ("base", base, base_path, base_text), ("head", head, path, head_text))
@@ -188,6 +189,7 @@ def file_change(repo: Path, base: str, head: str, status: FileStatus, old_path: 
         path=path, status=status, previous_path=old_path, base_text=base_text, head_text=head_text,
         patch=patch(repo, base, head, *dict.fromkeys((base_path, path))),
         base_imports=base_imports, head_imports=head_imports,
+        base_withheld=sets.withheld(base, base_path), head_withheld=sets.withheld(head, path),
         history=history(repo, base, base_path) if base_text is not None else ())
 
 
@@ -206,6 +208,7 @@ class SchemaSets:
     def __init__(self, repo: Path, config: Config):
         self._repo, self._config = repo, config
         self._texts: dict[tuple[str, Format], dict[str, str]] = {}
+        self._withheld: dict[str, dict[str, str]] = {}  # ref -> JSON file left out -> why
 
     def of(self, ref: str, path: str) -> dict[str, str]:
         classified = self._config.classify(path)
@@ -213,6 +216,15 @@ class SchemaSets:
             return {}
         return {other: text for other, text in self._all(ref, classified.format).items()
                 if other != path}
+
+    def withheld(self, ref: str, path: str) -> dict[str, str]:
+        """A JSON Schema version's `.json` files the set leaves out, path -> why (Source.withheld):
+        a `$ref` to one fails saying so, never passing for a reference outside the repository."""
+        classified = self._config.classify(path)
+        if classified is None or classified.format is not Format.JSONSCHEMA:
+            return {}
+        self._all(ref, Format.JSONSCHEMA)
+        return self._withheld.get(ref, {})
 
     def of_format(self, ref: str, fmt: Format) -> dict[str, str]:
         """Every file at `ref` the config classifies as `fmt` (at most MAX_IMPORTS)."""
@@ -222,12 +234,15 @@ class SchemaSets:
         if (ref, fmt) not in self._texts:
             entries = git(self._repo, "ls-tree", "-r", "-z", ref).decode(
                 "utf-8", "surrogateescape").split("\0")
+            listed = [(meta, name) for meta, _tab, name in (e.partition("\t") for e in entries) if name]
             # A link is no schema of the set: its blob is a path, and it is never followed.
-            names = [name for meta, _tab, name in (entry.partition("\t") for entry in entries)
-                     if not meta.startswith(SYMLINK_MODE)]
-            wanted = [name for name in names if name and (found := self._config.classify(name))
-                      and found.format is fmt][:MAX_IMPORTS]
-            self._texts[(ref, fmt)] = _read_all(self._repo, ref, wanted)
+            links = [name for meta, name in listed if meta.startswith(SYMLINK_MODE)]
+            names = [name for meta, name in listed if not meta.startswith(SYMLINK_MODE)]
+            wanted = [name for name in names if (found := self._config.classify(name))
+                      and found.format is fmt]
+            self._texts[(ref, fmt)] = _read_all(self._repo, ref, wanted[:MAX_IMPORTS])
+            if fmt is Format.JSONSCHEMA:
+                self._withheld[ref] = _left_out(names, links, wanted, self._texts[(ref, fmt)])
         return self._texts[(ref, fmt)]
 
     def everything(self, ref: str) -> dict[str, str]:
@@ -236,6 +251,17 @@ class SchemaSets:
         for fmt in SET_FORMATS:
             out |= self._all(ref, fmt)
         return out
+
+
+def _left_out(names: list[str], links: list[str], wanted: list[str],
+              texts: dict[str, str]) -> dict[str, str]:
+    """The `.json` files of a revision its JSON Schema set does not hold, path -> why."""
+    kept = set(wanted)
+    out = {name: NOT_CLASSIFIED for name in names if name.lower().endswith(".json") and name not in kept}
+    out |= dict.fromkeys((name for name in links if name.lower().endswith(".json")), LINK_LEFT_OUT)
+    out |= dict.fromkeys(wanted[MAX_IMPORTS:], SET_FULL.format(limit=MAX_IMPORTS))
+    out |= dict.fromkeys((name for name in wanted[:MAX_IMPORTS] if name not in texts), UNUSABLE)
+    return out
 
 
 def _read_all(repo: Path, ref: str, paths: list[str]) -> dict[str, str]:

@@ -205,5 +205,6 @@ class _Side:
 def _renamed(gone, new):
     """The addition, compared with the version the removal took away, like a rename."""
     return replace(new, status=RENAMED, previous_path=gone.previous_path or gone.path,
-                   base_text=gone.base_text, base_imports=gone.base_imports, history=gone.history,
+                   base_text=gone.base_text, base_imports=gone.base_imports,
+                   base_withheld=gone.base_withheld, history=gone.history,
                    blob_ids=(gone.blob_ids[0], new.blob_ids[1]), problem=gone.problem or new.problem)

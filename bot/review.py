@@ -75,6 +75,9 @@ class FileChange:
     head_text: str | bytes | None = None
     base_imports: Mapping[str, str] = field(default_factory=dict)
     head_imports: Mapping[str, str] = field(default_factory=dict)
+    # JSON Schema: files a `$ref` may name that were not fetched, path -> why (Source.withheld)
+    base_withheld: Mapping[str, str] = field(default_factory=dict)
+    head_withheld: Mapping[str, str] = field(default_factory=dict)
     history: History = ()
     problem: str | None = None  # set by the caller when a version could not be fetched usably
     # The versions' git blob ids when known: the content's identity even when it was too large
@@ -233,7 +236,8 @@ def _context(change: FileChange, classified: Classification, config: Config, *,
     if not reviewed.reviewed:
         return reviewed
     if any(f.rule == SCHEMA_INVALID for f in reviewed.findings):
-        before = replace(change, head_text=change.base_text, head_imports=change.base_imports)
+        before = replace(change, head_text=change.base_text, head_imports=change.base_imports,
+                         head_withheld=change.base_withheld)
         if any(f.rule == SCHEMA_INVALID for f in _review_file(before, classified, config, now=now).findings):
             return None
     return reviewed
@@ -312,8 +316,10 @@ def _review_file(change: FileChange, classified: Classification, config: Config,
             side=Side.OLD, file=change.path, breaks=frozenset()),)
         return _file(change, classified, findings=found, removed=True)
     deps = change.buf_layout.deps_of(change.path) if change.buf_layout is not None else ()
-    new = Source(change.path, head, imports=change.head_imports, buf_deps=deps)
-    old = Source(base_path, base, imports=change.base_imports, buf_deps=deps) if base is not None else new
+    new = Source(change.path, head, imports=change.head_imports, buf_deps=deps,
+                 withheld=change.head_withheld)
+    old = Source(base_path, base, imports=change.base_imports, buf_deps=deps,
+                 withheld=change.base_withheld) if base is not None else new
     # One budget for the whole file (transitive versions included), enforced by killing the
     # worker process that runs the engine: a hostile schema never stalls this process.
     deadline = time.monotonic() + rules.budget.shared().seconds
@@ -383,7 +389,7 @@ def _transitive(change: FileChange, classified: Classification, config: Config, 
     for sha, _date, text, *_clock in older[:config.transitive_versions - 1]:
         try:
             source = Source(base_path, rules.decode(base_path, _bytes(text)),
-                            imports=change.base_imports)
+                            imports=change.base_imports, withheld=change.base_withheld)
             report = rules.budget.check(source, new, format=classified.format,
                                         mode=classified.mode, options=options,
                                         deadline=deadline)

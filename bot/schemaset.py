@@ -40,15 +40,25 @@ TREE_TRUNCATED = "GitHub cut the repository's file listing short, so files using
 TOO_MANY = ("the repository holds {count:,} other files of its format, over the {limit:,} searched "
             "for files using it")
 UNREADABLE = 'a file that may use it, "{path}", is too large or binary to read'
+# Why a JSON Schema file a `$ref` may name was not fetched (Source.withheld): the reference then
+# says so and fails, never passing for one outside the repository.
+NOT_CLASSIFIED = "the config's `paths` do not review it as JSON Schema"
+SET_FULL = "past the {limit}-file limit of a version's schema set"
+TOO_DEEP = f"more than {MAX_ROUNDS} levels of files using files away"
+UNUSABLE = "too large, binary or not a file"
+LINK_LEFT_OUT = "a symbolic link, never followed"
 
 Key = tuple[str, str]  # (commit sha, repository path)
 
 
 def schema_sets(repo: RepoClient, config: Config, blobs: dict, *,
-                listing: Listing | None = None) -> dict[Key, dict[str, str]]:
+                listing: Listing | None = None,
+                withheld: dict[Key, dict[str, str]] | None = None) -> dict[Key, dict[str, str]]:
     """(sha, path) of each Avro and JSON Schema version in `blobs` -> its set, path -> text.
     At most MAX_SET_FILES files are asked for per revision and format, however many files name
-    them; where the commit's file list is already known, only files it holds are asked for."""
+    them; where the commit's file list is already known, only files it holds are asked for.
+    `withheld` is filled with each JSON Schema version's files a `$ref` may name that were not
+    fetched, path -> why (a limit, or the config)."""
     fmt_of = formats_of(config)
     listing = listing or Listing(repo)
     versions = {key: blob.text for key, blob in blobs.items()
@@ -58,17 +68,26 @@ def schema_sets(repo: RepoClient, config: Config, blobs: dict, *,
         pools.setdefault((sha, fmt_of(path)), _Pool(fmt_of(path))).add(path, text)
     fetched: set[Key] = set(blobs)
     asked: dict[tuple[str, Format], int] = {}  # files requested so far, per revision and format
+    left_out: dict[str, dict[str, str]] = {}  # JSON Schema: sha -> path not fetched -> why
     todo = [(key, pools[(key[0], fmt_of(key[1]))].documents.get(key[1])) for key in versions]
-    for _round in range(MAX_ROUNDS):
+    for level in range(MAX_ROUNDS + 1):  # the last round only notes what is left out
         wanted: set[Key] = set()
         for (sha, path), document in todo:
             fmt = fmt_of(path)
             known = listing.listed(sha)
+            noted = left_out.setdefault(sha, {}) if fmt is Format.JSONSCHEMA else {}
+            if fmt is Format.JSONSCHEMA and document is not None:
+                noted.update(dict.fromkeys(_json_unclassified(path, document, listing, sha, fmt_of),
+                                           NOT_CLASSIFIED))
             for each in _needed(fmt, path, document, pools[(sha, fmt)], listing, sha, fmt_of):
                 if (sha, each) in fetched or (known is not None and each not in known):
                     continue
+                if level == MAX_ROUNDS:
+                    noted.setdefault(each, TOO_DEEP)
+                    continue
                 if len(pools[(sha, fmt)].texts) + asked.get((sha, fmt), 0) >= MAX_SET_FILES:
-                    break
+                    noted.setdefault(each, SET_FULL.format(limit=MAX_SET_FILES))
+                    continue
                 fetched.add((sha, each))
                 wanted.add((sha, each))
                 asked[(sha, fmt)] = asked.get((sha, fmt), 0) + 1
@@ -82,6 +101,13 @@ def schema_sets(repo: RepoClient, config: Config, blobs: dict, *,
                 pool = pools.setdefault((key[0], fmt), _Pool(fmt))
                 pool.add(key[1], blob.text)
                 todo.append((key, pool.documents.get(key[1])))
+            elif blob is not None and fmt is Format.JSONSCHEMA:  # there, but no text to read
+                left_out.setdefault(key[0], {})[key[1]] = UNUSABLE
+    if withheld is not None:
+        for sha, path in versions:
+            if fmt_of(path) is Format.JSONSCHEMA:
+                withheld[(sha, path)] = {other: why for other, why in left_out.get(sha, {}).items()
+                                         if other not in pools[(sha, Format.JSONSCHEMA)].texts}
     return {(sha, path): {other: text for other, text in pools[(sha, fmt_of(path))].texts.items()
                           if other != path}
             for sha, path in versions}
@@ -203,6 +229,23 @@ def _json_needed(path: str, document, pool: _Pool, listing: Listing, sha: str,
         out += [p for p in listing.of_format(sha, Format.JSONSCHEMA, fmt_of)
                 if basename(p) in by_segment]
     return [p for p in dict.fromkeys(out) if p not in pool.texts]
+
+
+def _json_unclassified(path: str, document, listing: Listing, sha: str, fmt_of) -> list[str]:
+    """Files of the commit a `$ref` may name (as _json_needed looks them up) that the config
+    does not review as JSON Schema: never fetched, so a reference to one must say why."""
+    known = listing.listed(sha)
+    out, by_segment = [], set()
+    for uri in reference_uris(document, path):
+        if uri.startswith(FILE_BASE):
+            joined = normpath(unquote(uri[len(FILE_BASE):]))
+            if fmt_of(joined) is not Format.JSONSCHEMA and (known is None or joined in known):
+                out.append(joined)
+        elif segment := _last_segment(uri):
+            by_segment.add(segment)
+    if by_segment and known is not None:
+        out += [p for p in known if basename(p) in by_segment and fmt_of(p) is not Format.JSONSCHEMA]
+    return out
 
 
 def context_changes(changes: list[FileChange], head_files: Mapping[str, str],

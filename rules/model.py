@@ -191,6 +191,9 @@ class Source:
     # protobuf: the buf dependencies (`deps:`) of the module holding the file; never fetched,
     # only named when an import is missing
     buf_deps: tuple[str, ...] = ()
+    # JSON Schema: files of the same revision a `$ref` may name that were not fetched, path ->
+    # why (the App's limits); a reference only one of them could satisfy says so, never "outside"
+    withheld: Mapping[str, str] = field(default_factory=dict)
 
 
 class SchemaError(Exception):

@@ -28,6 +28,8 @@ MISSING_LISTED = 5  # findings named in the note; the count covers them all
 
 # Rules whose error breaks no reader of a record, so no record can show it. Each says why.
 NOT_A_READ_FAILURE = {
+    "JSONSCHEMA_EXTERNAL_REF_CHANGED": "the reference's target is outside the repository and was "
+    "not read: whether a record breaks is not known, so none can be shown",
     "PROTO_FIELD_DELETED_NOT_RESERVED": "a deleted field's number left unreserved breaks no "
     "reader today; it lets a later field reuse the number, and reserving it changes no decoding",
     "PROTO_ENUM_VALUE_DELETED_NOT_RESERVED": "as for fields: the risk is a later reuse of the "

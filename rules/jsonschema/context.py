@@ -14,8 +14,10 @@ FLIP = {Direction.BACKWARD: Direction.FORWARD, Direction.FORWARD: Direction.BACK
 
 
 class Context:
-    def __init__(self, old: Parsed, new: Parsed, options: Options, rules: Iterable):
+    def __init__(self, old: Parsed, new: Parsed, options: Options, rules: Iterable,
+                 outside: frozenset[str] = frozenset()):
         self.old, self.new, self.options = old, new, options
+        self.outside = outside  # references to documents outside the repository (outside.opaque)
         self.old_flats, self.new_flats = Flattener(old), Flattener(new)
         self._by_pair: dict[type, list] = {}
         for module in rules:

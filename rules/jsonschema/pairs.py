@@ -27,13 +27,15 @@ class SchemaPair:
 
 @dataclass(frozen=True)
 class UncheckedPair:
-    """A place where the old alternative holds a `$ref` the base could not resolve: no validator
-    could use the base there, so what the new one has is compared with nothing."""
+    """A place where a side holds a `$ref` whose target was not read: the base's `unresolved`
+    ones (no validator could use the base there, so what the new one has is compared with
+    nothing), or, when that is empty, references outside the repository that differ."""
 
     old: Flat
     new: Flat
     path: str
     line: int  # where the head has it (a `$ref`'s target may sit in another file)
+    unresolved: frozenset = frozenset()
 
 
 @dataclass(frozen=True)
@@ -103,9 +105,13 @@ def _same(ctx, old: tuple, new: tuple) -> bool:
 
 def flat_pairs(ctx, old: Flat, new: Flat, path: str, seen: set, depth: int,
                line: int | None = None) -> Iterator:
-    if old.externals:
-        yield UncheckedPair(old, new, path, new.line if line is None else line)
+    line = new.line if line is None else line
+    unresolved = old.externals - ctx.outside
+    if unresolved or old.externals != new.externals:
+        yield UncheckedPair(old, new, path, line, unresolved)
         return
+    # The same outside reference on both sides (or none): the same unknown constraint holds in
+    # both, so comparing the rest is enough (old = E and A, new = E and B: A within B suffices).
     pair = SchemaPair(old, new, path)
     yield pair
     if old.empty or new.empty:

@@ -9,12 +9,15 @@ files of the same revision (the version's schema set, `Source.imports`): by path
 
 A reference the set cannot satisfy (no such file, `$id` or pointer) is recorded in `unresolved`
 and stands for External: the head's fail the check (jsonschema.compare raises the first), and
-the base's mark where the base cannot be compared (no validator could use it there).
+the base's mark where the base cannot be compared (no validator could use it there). One
+written as an absolute URI that no file of the set declares is recorded in `elsewhere` instead:
+it may name a document outside the repository, which jsonschema.outside decides with both
+versions' sets in hand.
 """
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from urllib.parse import unquote, urldefrag, urljoin
+from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
 import referencing
 import referencing.jsonschema
@@ -30,6 +33,11 @@ FILE_BASE = "file:///"  # a document without an `$id` is known by its path in th
 DANGLING = '$ref "{ref}" does not point at anything in {where}'
 NO_FILE = '$ref "{ref}" does not resolve: there is no schema file {path}'
 NO_ID = '$ref "{ref}" does not resolve: no schema file declares the $id {uri}'
+# A limit, not the repository, left the target out: the reference is never taken for one to a
+# document outside the repository (jsonschema.outside), and a base's is never excused.
+NOT_READ = '$ref "{ref}" was not checked: {why}'
+WITHHELD = "its target may be {path}, which was not read ({why})"
+SEARCH_CUT = "the search for a schema file declaring {uri} stopped at {limit}"
 CIRCULAR = '$ref "{ref}" is circular: it only ever points at other references'
 NOT_A_SCHEMA = '$ref "{ref}" points at a value that is not a schema'
 # Two files claiming one `$id`: which one a reference means cannot be told, and a copy added
@@ -61,20 +69,25 @@ class Refs:
     """The references of one version: its document, plus the set's files as they are reached."""
 
     def __init__(self, root: object, draft: Draft, file: str, schemas: list,
-                 files: Mapping[str, str] | None = None):
+                 files: Mapping[str, str] | None = None, withheld: Mapping[str, str] | None = None):
         self.root, self.draft, self.file, self._schemas = root, draft, file, schemas
         # id(schema) -> (schema, the base URI its references use); the schema is kept so that
         # an id is never another, freed object's (callers pass temporary nodes too).
         self._bases: dict[int, tuple[object, str]] = {}
         self._files = files or {}
+        self._withheld = withheld or {}  # path -> why it was not fetched (Source.withheld)
         self._paths: dict[str, str] | None = None  # URI -> path in the set, on first need
         self._loaded: set[str] = {file}  # paths whose documents are in the registry
         self._searched: set[str] = set()  # last URI segments already looked for as `$id`s
+        self._cut: set[str] = set()  # ... whose search stopped at MAX_SET_DOCUMENTS
         self._targets: dict[int, tuple[dict, object]] = {}  # id($ref node) -> (node, target)
         self._registry = referencing.Registry()
         self._declared: dict[str, str] = {}  # an `$id` (absolute, no fragment) -> the file's URI
         self._ambiguous: dict[str, tuple[str, str]] = {}
         self.unresolved: list[Unresolved] = []  # references that stand for External, in order
+        # absolute-URI references no file of the set declares, as written -> the first one's error
+        self.elsewhere: dict[str, Unresolved] = {}
+        self.not_fetched: list[SchemaError] = []  # unresolved because a limit withheld the target
         self._add(root, draft, uri_of(file))
 
     def _add(self, root: object, draft: Draft, uri: str) -> None:
@@ -114,17 +127,52 @@ class Refs:
         except (PointerToNowhere, NoSuchAnchor):
             return self._unresolved(node, DANGLING)
         except Unresolvable:
+            why = self._left_out(target)
+            if why is not None:
+                found = self._unresolved(node, NOT_READ, why=why)
+                self.not_fetched.append(self.unresolved[-1])
+                return found
             if target.startswith(FILE_BASE):
                 return self._unresolved(node, NO_FILE, path=self._shown(target))
+            if urlsplit(ref).scheme:  # written as a URL: it may name a document outside the repository
+                return self._unresolved(node, NO_ID, self.elsewhere, uri=target)
             return self._unresolved(node, NO_ID, uri=target)
         if not isinstance(found, (dict, bool)):
             raise _error(node, self.file, NOT_A_SCHEMA, ref)
         return found
 
-    def _unresolved(self, node: dict, template: str, **more: str) -> External:
+    def _unresolved(self, node: dict, template: str, elsewhere: dict | None = None,
+                    **more: str) -> External:
         error = _error(node, self.file, template, node["$ref"], **more)
-        self.unresolved.append(Unresolved(error.file, error.line, error.problem))
+        unresolved = Unresolved(error.file, error.line, error.problem)
+        if elsewhere is None:
+            self.unresolved.append(unresolved)
+        else:
+            elsewhere.setdefault(node["$ref"], unresolved)
         return External(node["$ref"])
+
+    def _left_out(self, uri: str) -> str | None:
+        """Why a limit may have left out the file `uri` names, if one may have: a file not
+        fetched (by its path, or a URL by its last segment, as the App looks files up), or a
+        search for the file declaring a URL that stopped at its bound."""
+        if uri.startswith(FILE_BASE):
+            path = unquote(uri[len(FILE_BASE):])
+            withheld = next((each for each in self._withheld if uri_of(each) == uri_of(path)), None)
+        else:
+            segment = _segment(uri)
+            withheld = next((each for each in sorted(self._withheld)
+                             if each.rpartition("/")[2] == segment), None)
+            if withheld is None and segment in self._cut:
+                return SEARCH_CUT.format(uri=uri, limit=f"{MAX_SET_DOCUMENTS} files parsed")
+            if withheld is None and getattr(self._files, "cut_short", False):
+                return SEARCH_CUT.format(uri=uri, limit="the bound of the files listed in its tree")
+        return None if withheld is None else WITHHELD.format(path=withheld, why=self._withheld[withheld])
+
+    def declarer(self, uri: str) -> str | None:
+        """The set's file declaring the `$id` `uri` (absolute, no fragment), if one does."""
+        self._reach(uri)
+        declared = self._declared.get(uri)
+        return None if declared is None else self._shown(declared)
 
     def _shown(self, uri: str) -> str:
         """A `file:///` URI as a path spelled like the checked file's (absolute or not)."""
@@ -146,12 +194,13 @@ class Refs:
             return
         # An unknown URL may be a file's `$id`: only a file whose text holds its last segment
         # can declare it (absolute or relative), so only those are parsed, a bounded number.
-        segment = uri.rstrip("/").rpartition("/")[2]
+        segment = _segment(uri)
         if segment in self._searched:
             return
         self._searched.add(segment)
         for each in sorted(self._files):
             if len(self._loaded) > MAX_SET_DOCUMENTS:
+                self._cut.add(segment)  # a file left unread may declare it
                 break
             if each not in self._loaded and segment in self._files[each]:
                 self._load(each)
@@ -224,6 +273,11 @@ class Refs:
                 target = self.target(schema)
                 if not isinstance(target, External) and id(target) not in own:
                     stack.append(target)  # another file's schema: its references count too
+
+
+def _segment(uri: str) -> str:
+    """A URL's last path segment: what a file declaring it as its `$id` must hold."""
+    return uri.rstrip("/").rpartition("/")[2]
 
 
 def _shown(uri: str) -> str:

@@ -10,25 +10,55 @@ ORDER = json.dumps({"type": "object", "properties": {
 ADDRESS = json.dumps({"type": "object", "properties": {"zip": {"type": "string"}}}, indent=2)
 
 
-def test_deleting_a_referenced_schema_fails_naming_the_reference_and_its_file(github, app_url):
-    repo, pull = open_pull(github, {"schemas/orders/order.schema.json": ORDER,
-                                    "schemas/common/address.schema.json": ADDRESS},
-                           {"schemas/common/address.schema.json": None})
+def _fails_naming(github, app_url, files, changes, path: str, problem: str):
+    """The pull request's check fails with an annotation on `path` saying `problem`."""
+    repo, pull = open_pull(github, files, changes)
     run = review_of(github, app_url, repo, pull)
     assert run.conclusion == "failure", run.output
+    assert any(a["path"] == path and problem in a["message"] for a in run.annotations), run.annotations
+    return run
+
+
+def test_deleting_a_referenced_schema_fails_naming_the_reference_and_its_file(github, app_url):
     problem = ('$ref "../common/address.schema.json" does not resolve: there is no schema file '
                "schemas/common/address.schema.json")
-    assert any(a["path"] == "schemas/orders/order.schema.json" and problem in a["message"]
-               for a in run.annotations), run.annotations
+    run = _fails_naming(github, app_url, {"schemas/orders/order.schema.json": ORDER,
+                                          "schemas/common/address.schema.json": ADDRESS},
+                        {"schemas/common/address.schema.json": None}, "schemas/orders/order.schema.json", problem)
     assert "schemas/orders/order.schema.json" in run.output["summary"]
 
 
 def test_deleting_an_imported_proto_fails_naming_the_import_and_the_file_importing_it(github, app_url):
     a = 'syntax = "proto3";\npackage shop;\nimport "shop/b.proto";\nmessage A { B b = 1; }\n'
     b = 'syntax = "proto3";\npackage shop;\nmessage B { string x = 1; }\n'
-    repo, pull = open_pull(github, {"proto/buf.yaml": "version: v1\n", "proto/shop/a.proto": a,
-                                    "proto/shop/b.proto": b}, {"proto/shop/b.proto": None})
-    run = review_of(github, app_url, repo, pull)
-    assert run.conclusion == "failure", run.output
-    assert any(a["path"] == "proto/shop/a.proto" and 'import "shop/b.proto" was not found' in a["message"]
-               for a in run.annotations), run.annotations
+    _fails_naming(github, app_url, {"proto/buf.yaml": "version: v1\n", "proto/shop/a.proto": a,
+                                    "proto/shop/b.proto": b}, {"proto/shop/b.proto": None},
+                  "proto/shop/a.proto", 'import "shop/b.proto" was not found')
+
+
+# A `$ref` whose target the App did not fetch because of a limit fails naming the cause: it is
+# never taken for a reference outside the repository (those are opaque and may pass).
+ORDER_BY_URL = {"type": "object", "properties": {
+    "id": {"type": "string"}, "total": {"$ref": "https://example.com/money.json"}}}
+ORDER_PLUS = {**ORDER_BY_URL, "properties": {**ORDER_BY_URL["properties"], "note": {"type": "string"}}}
+
+
+def test_a_ref_to_a_file_outside_the_configs_paths_fails_saying_so(github, app_url):
+    # vendor/money.json declares the URL but the default `paths` do not review it as JSON Schema.
+    problem = ('$ref "https://example.com/money.json" was not checked: its target may be '
+               "vendor/money.json, which was not read (the config's `paths` do not review it")
+    _fails_naming(github, app_url, {"schemas/order.schema.json": json.dumps(ORDER_BY_URL, indent=2),
+                                    "vendor/money.json": json.dumps({"$id": "https://example.com/money.json",
+                                                                     "type": "integer"})},
+                  {"schemas/order.schema.json": json.dumps(ORDER_PLUS, indent=2)}, "schemas/order.schema.json",
+                  problem)
+
+
+def test_a_ref_past_the_schema_set_limit_fails_saying_so(github, app_url):
+    parts = {f"schemas/parts/p{i:03}.schema.json": '{"type": "string"}' for i in range(205)}
+    big = {"type": "object", "properties": {f"p{i:03}": {"$ref": f"parts/p{i:03}.schema.json"}
+                                            for i in range(205)}}
+    bigger = {**big, "properties": {**big["properties"], "note": {"type": "string"}}}
+    _fails_naming(github, app_url, {"schemas/big.schema.json": json.dumps(big, indent=2), **parts},
+                  {"schemas/big.schema.json": json.dumps(bigger, indent=2)}, "schemas/big.schema.json",
+                  "was not read (past the 200-file limit")
