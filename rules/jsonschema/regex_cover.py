@@ -83,8 +83,9 @@ def _samples(seq: tuple, max_chars: int) -> list[str]:
     for item in seq:
         if item[0] == "set":
             pieces = [(char, 1) for char in _chars(item[1])]
-        elif item[0] == "rep":
-            pieces = [(part, max(item[1], 1)) for part in _samples(item[3], max_chars)]
+        elif item[0] == "rep":  # an optional repeat is left out when no copy of it fits
+            body = (_fitting(item[3], max_chars) or [""]) if item[1] == 0 else _samples(item[3], max_chars)
+            pieces = [(part, max(item[1], 1)) for part in body]
         elif item[0] == "alt":  # the first MAX_SAMPLES are all the product below can keep
             pieces = list(islice(((part, 1) for branch in item[1]
                                   for part in _fitting(branch, max_chars)), MAX_SAMPLES))

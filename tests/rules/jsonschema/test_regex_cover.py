@@ -48,7 +48,8 @@ SHORT_ENOUGH = [  # pattern, max_chars, the samples drawn
     ("^(ab){3}c$", 7, ["abababc"]),
     ("^(ab){3}c$", 6, None),
     ("^[a-z]{5}(x|y{9})$", 6, ["aaaaax"]),
-    (f"^({HUGE})*$", 20_000, None),
+    (f"^({HUGE})*$", 20_000, [""]),  # an optional repeat is left out
+    (f"^({HUGE})+$", 20_000, None),
 ]
 
 
