@@ -6,12 +6,13 @@ bounds, enum values and constants found in either version) and the real validato
 from __future__ import annotations
 
 
+import json
 import re
 from dataclasses import dataclass
 
 from ..jsonschema import regex_cover
 from ..jsonschema.refs import External
-from .budget import Allowance
+from .budget import Allowance, TooBig
 from .schemaview import alternatives, item_schemas, kind_of, kinds, open_to
 
 TRIES = 8  # options tried at one node before its first valid one is settled
@@ -81,7 +82,7 @@ class Instance:
         kept = len(self.points)
         for index in order:
             del self.points[kept:]
-            built = options[index](depth)
+            built = self._build(options[index], depth)
             if forced is not None or self.valid(node, built):
                 toward = tuple(i for i, o in enumerate(options) if getattr(o, "toward", False))
                 self.points.insert(kept, Point(where, len(options), index, toward))
@@ -89,7 +90,15 @@ class Instance:
         del self.points[kept:]
         # None of the first few is valid here: the later options stay open to the search.
         self.points.insert(kept, Point(where, len(options), 0, ()))
-        return options[0](depth)
+        return self._build(options[0], depth)
+
+    def _build(self, option, depth: int):
+        """The option's value. A constant costs its JSON size: a schema's 1 MB enum value under
+        `minItems: 256` would otherwise cost one character per copy."""
+        built = option(depth)
+        if getattr(option, "const", False):
+            self.allowance.spend(len(json.dumps(built, default=str)))
+        return built
 
     def _options(self, node, where: tuple, depth: int) -> list:
         schema = self.view(node)
@@ -113,9 +122,18 @@ class Instance:
             matching = _name_matching(schema["pattern"], self.pool)
             out += [_const(matching)] if matching is not None else []
             # one string per alternative of the pattern: a removed alternative shows its break
-            out += [_const(text) for text in regex_cover.samples(schema["pattern"]) if text != matching]
+            out += [_const(text) for text in self._samples(schema["pattern"]) if text != matching]
         out += [_const(v) for v in self.pool.scalars if kind_of(v) in allowed]
         return out
+
+    def _samples(self, pattern: str) -> list[str]:
+        """The pattern's samples, each within what this record may still cost (a repeat count
+        times a length is known before the string is built): TooBig when none fits."""
+        try:
+            drawn = regex_cover.samples(pattern, max_chars=self.allowance.left)
+        except regex_cover.TooLong:
+            raise TooBig from None
+        return drawn  # the one a record keeps is charged as it is built (_build)
 
     def _objects(self, schema: dict, where: tuple) -> list:
         props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
@@ -202,6 +220,7 @@ def _const(value):
     def build(_depth):
         return value
     build.toward = False
+    build.const = True
     return build
 
 

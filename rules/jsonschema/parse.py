@@ -8,6 +8,7 @@ from .. import jsontext
 from ..limits import MAX_SCHEMA_BYTES
 from ..model import SchemaError, Source
 from ..sources import EMPTY
+from ..textlines import file_lines
 from . import drafts, keywords, outside
 from .drafts import Draft
 from .refs import Refs
@@ -50,7 +51,7 @@ def parse(source: Source) -> Parsed:
     _check_patterns(schemas, source.path)
     refs = Refs(root, draft, source.path, schemas, source.imports, source.withheld)
     refs.check_all()
-    return Parsed(path=source.path, lines=tuple(source.text.splitlines()), root=root,
+    return Parsed(path=source.path, lines=tuple(file_lines(source.text)), root=root,
                   draft=draft, refs=refs, notes=notes + outside.notes(refs))
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from operator import attrgetter
 
 from ..model import SchemaError, Side, Source
+from ..textlines import file_lines
 from . import descriptors
 from .compile import Compilation
 from .schema import (Cardinality, Enum, EnumValue, Field, Message, Reserved, Rpc, Schema,
@@ -75,7 +76,7 @@ def _build(source: Source, name: str, data: bytes) -> Schema:
     own = _Builder(main, index, types, main=True)
     own.file()
     _link_maps(types)
-    return Schema(path=source.path, lines=source.text.splitlines(), syntax=own.syntax,
+    return Schema(path=source.path, lines=file_lines(source.text), syntax=own.syntax,
                   package=main.package, index=index, messages=own.messages, enums=own.enums,
                   rpcs=own.rpcs, types=types)
 

@@ -423,6 +423,12 @@ REQUIRED_NESTING = "\n".join(
        for n in range(1, 5)]
     + ["message M5 { required int32 v = 1; }",
        "message Top { required M1 m = 1; optional %s b = 2; }"]) + "\n"
+# A 40-byte pattern whose shortest match is 2.5 GB (a repeat count times a length), and a 1.5 MB
+# enum value repeated by minItems (each copy a reference, 384 MB as JSON).
+HUGE_PATTERN = ('{"type":"object","required":["a","b"],"properties":{"a":{"type":"string",'
+                '"pattern":"^(a{50000}){50000}$"},"b":{"type":"%s"}}}')
+REPEATED_ENUM = ('{"type":"object","required":["a","b"],"properties":{"a":{"type":"array",'
+                 '"minItems":256,"items":{"enum":["' + "x" * 1_500_000 + '"]}},"b":{"type":"%s"}}}')
 PEAK_BYTES = 200 * 1024 * 1024  # the CLI process, interpreter and runtimes included, stays below
 
 
@@ -430,7 +436,10 @@ PEAK_BYTES = 200 * 1024 * 1024  # the CLI process, interpreter and runtimes incl
     ("avsc", HUGE_FIXED, "int", "string", "AVRO_TYPE_CHANGED R.a"),
     ("json", NESTED_ARRAYS, "integer", "string", "JSONSCHEMA_TYPE_CHANGED $.b"),
     ("proto", REQUIRED_NESTING, "int32", "string", "PROTO_FIELD_TYPE_INCOMPATIBLE Top.b"),
-], ids=["avro-fixed-800MB", "jsonschema-nested-arrays", "protobuf-required-nesting"])
+    ("json", HUGE_PATTERN, "integer", "string", "JSONSCHEMA_TYPE_CHANGED $.b"),
+    ("json", REPEATED_ENUM, "integer", "string", "JSONSCHEMA_TYPE_CHANGED $.b"),
+], ids=["avro-fixed-800MB", "jsonschema-nested-arrays", "protobuf-required-nesting",
+        "jsonschema-pattern-2.5GB", "jsonschema-enum-value-repeated"])
 def test_an_example_over_the_size_limit_is_refused_before_it_is_built(tmp_path, suffix, schema,
                                                                      old_type, new_type, rule):
     old, new = tmp_path / f"old.{suffix}", tmp_path / f"new.{suffix}"
