@@ -224,7 +224,9 @@ def context_changes(changes: list[FileChange], head_files: Mapping[str, str],
                              if c.base_text is not None}}
         # A changed file by either of its names -> its path in the pull request.
         names = {**{c.previous_path or c.path: c.path for c in changed}, **{c.path: c.path for c in changed}}
-        for user, used in _users(fmt, set(names), {**base, **head}).items():
+        # Edges of both revisions: a user the head's version no longer serves (a type renamed,
+        # an `$id` changed) must be re-resolved at the head, not dropped as a non-user.
+        for user, used in _users(fmt, set(names), base, head).items():
             if user in others:
                 out.append(FileChange(
                     path=user, status=FileStatus.UNCHANGED, base_text=others[user],
@@ -235,19 +237,24 @@ def context_changes(changes: list[FileChange], head_files: Mapping[str, str],
     return out
 
 
-def _users(fmt: Format, changed: set[str], files: Mapping[str, str]) -> dict[str, set[str]]:
-    """The files that use a changed file, directly or through each other, by path (sorted)
-    -> the changed files each reaches."""
-    documents = {}
-    for path, text in files.items():
-        try:
-            documents[path] = json.loads(text)
-        except (ValueError, RecursionError):
-            continue
+def _users(fmt: Format, changed: set[str], *revisions: Mapping[str, str]) -> dict[str, set[str]]:
+    """The files that use a changed file at any of `revisions` (path -> text each), directly
+    or through each other, by path (sorted) -> the changed files each reaches."""
+    parsed: dict[tuple[str, str], object] = {}  # the unchanged files are parsed once
     used_by: dict[str, set[str]] = {}
-    for user, targets in _edges(fmt, documents).items():
-        for target in targets - {user}:
-            used_by.setdefault(target, set()).add(user)
+    for files in revisions:
+        documents = {}
+        for path, text in files.items():
+            if (path, text) not in parsed:
+                try:
+                    parsed[(path, text)] = json.loads(text)
+                except (ValueError, RecursionError):
+                    parsed[(path, text)] = None
+            if parsed[(path, text)] is not None:
+                documents[path] = parsed[(path, text)]
+        for user, targets in _edges(fmt, documents).items():
+            for target in targets - {user}:
+                used_by.setdefault(target, set()).add(user)
     reached: dict[str, set[str]] = {}
     for start in changed:
         stack, seen = [start], {start}
