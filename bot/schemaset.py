@@ -240,21 +240,21 @@ def context_changes(changes: list[FileChange], head_files: Mapping[str, str],
 def _users(fmt: Format, changed: set[str], *revisions: Mapping[str, str]) -> dict[str, set[str]]:
     """The files that use a changed file at any of `revisions` (path -> text each), directly
     or through each other, by path (sorted) -> the changed files each reaches."""
-    parsed: dict[tuple[str, str], object] = {}  # the unchanged files are parsed once
+    links: dict[tuple[str, str], tuple[set[str], set[str]] | None] = {}  # unchanged files: once
     used_by: dict[str, set[str]] = {}
     for files in revisions:
-        documents = {}
         for path, text in files.items():
-            if (path, text) not in parsed:
-                try:
-                    parsed[(path, text)] = json.loads(text)
-                except (ValueError, RecursionError):
-                    parsed[(path, text)] = None
-            if parsed[(path, text)] is not None:
-                documents[path] = parsed[(path, text)]
-        for user, targets in _edges(fmt, documents).items():
-            for target in targets - {user}:
-                used_by.setdefault(target, set()).add(user)
+            if (path, text) not in links:
+                links[(path, text)] = _links(fmt, path, text)
+        index: dict[str, set[str]] = {}  # what a file is named by -> the files so named
+        for path, text in files.items():
+            for key in (links[(path, text)] or ((), ()))[0]:
+                index.setdefault(key, set()).add(path)
+        for user, text in files.items():
+            for key in (links[(user, text)] or ((), ()))[1]:
+                for target in index.get(key, ()):
+                    if target != user:
+                        used_by.setdefault(target, set()).add(user)
     reached: dict[str, set[str]] = {}
     for start in changed:
         stack, seen = [start], {start}
@@ -267,23 +267,18 @@ def _users(fmt: Format, changed: set[str], *revisions: Mapping[str, str]) -> dic
     return dict(sorted(reached.items()))
 
 
-def _edges(fmt: Format, documents: Mapping[str, object]) -> dict[str, set[str]]:
-    """path -> the files it uses: Avro by the named types they define; JSON Schema by what a
-    `$ref` may name (bot/schemaset.py _names), indexed so each reference costs a lookup."""
-    index: dict[str, set[str]] = {}
+def _links(fmt: Format, path: str, text: str) -> tuple[set[str], set[str]] | None:
+    """(what the file may be named by, what it names), or None if it is not JSON. Avro: the
+    named types it defines, those it uses; JSON Schema: the keys of _keys, and those a `$ref`
+    may name (_names), so each reference costs a lookup."""
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
     if fmt is Format.AVRO:
-        for path, document in documents.items():
-            for name in definitions(document):
-                index.setdefault(name, set()).add(path)
-        return {path: {target for names in uses(document) for name in names
-                       for target in index.get(name, ())}
-                for path, document in documents.items()}
-    for path, document in documents.items():
-        for key in _keys(path, document):
-            index.setdefault(key, set()).add(path)
-    return {path: {target for uri in reference_uris(document, path) for key in _names(uri)
-                   for target in index.get(key, ())}
-            for path, document in documents.items()}
+        return set(definitions(document)), {name for names in uses(document) for name in names}
+    return (set(_keys(path, document)),
+            {key for uri in reference_uris(document, path) for key in _names(uri)})
 
 
 def _keys(path: str, document) -> list[str]:
