@@ -332,6 +332,13 @@ def with_context(repo: RepoClient, config: Config, changes: list[FileChange], he
             files[path] = blob.text
         elif blob and (blob.too_large or blob.binary):
             unchecked.setdefault(fmt_of(path), UNREADABLE.format(path=path))
-    changes = [replace(c, users_unchecked=unchecked[fmt_of(c.path)])
-               if fmt_of(c.path) in unchecked else c for c in changes]
+    changes = users_unchecked(changes, unchecked, fmt_of)
     return changes + context_changes(changes, files, fmt_of)
+
+
+def users_unchecked(changes: list[FileChange], unchecked: Mapping[Format, str],
+                    fmt_of: Callable[[str], Format | None]) -> list[FileChange]:
+    """`changes` with those of a format whose files could not all be searched for users saying
+    why (`users_unchecked`): a user nobody checked is never a pass."""
+    return [replace(c, users_unchecked=unchecked[fmt_of(c.path)])
+            if fmt_of(c.path) in unchecked and not c.context else c for c in changes]

@@ -99,3 +99,39 @@ def test_a_rename_its_users_follow_in_the_same_change_passes(tmp_path):
     repo = make_repo(tmp_path / "repo", case.base, head)
     result = review_repo(repo, "main", "feature", now=NOW)
     assert not any(rule == "SCHEMA_INVALID" for _p, rule, _m in errors_of(result.files))
+
+
+def _filler(i: int) -> str:
+    return _record(f"Filler{i}", [{"name": "n", "type": "long"}])
+
+
+PROTO_A = 'syntax = "proto3";\npackage shop;\nimport "b.proto";\nmessage A { B b = 1; }\n'
+PROTO_B = 'syntax = "proto3";\npackage shop;\nmessage B { string x = 1; }\n'
+# Files sorting before the user, so a cap of 3 files per format leaves the user unread.
+FILLERS = {f"avro/a{i}.avsc": _filler(i) for i in range(3)}
+UNREAD = {
+    "over-the-cap": ({**FILLERS, **CASES["avro-renamed-with-alias"].base},
+                     CASES["avro-renamed-with-alias"].head, "avro/money.avsc",
+                     "the repository holds 4 other files of its format, over the 3 searched"),
+    "binary-user": ({**CASES["avro-renamed-with-alias"].base, "avro/bin.avsc": "{\0}"},
+                    CASES["avro-renamed-with-alias"].head, "avro/money.avsc",
+                    'a file that may use it, "avro/bin.avsc", is too large or binary to read'),
+    "proto-over-the-cap": ({"buf.yaml": "version: v1\n", "a.proto": PROTO_A, "b.proto": PROTO_B,
+                            "0.proto": 'syntax = "proto3";\n', "1.proto": 'syntax = "proto3";\n',
+                            "2.proto": 'syntax = "proto3";\n'},
+                           {"b.proto": None}, "b.proto",
+                           "the repository holds 4 other files of its format, over the 3 searched"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNREAD))
+def test_users_the_local_review_could_not_read_fail_the_changed_file(tmp_path, monkeypatch, name):
+    """Like the App's bounds (bot/schemaset.py MAX_CONTEXT_FILES): files left unread may be the
+    users, so the changed file is not known to pass."""
+    base, head, changed, problem = UNREAD[name]
+    monkeypatch.setattr("bot.local.MAX_IMPORTS", 3)
+    repo = make_repo(tmp_path / "repo", base, head)
+    result = review_repo(repo, "main", "feature", now=NOW)
+    assert result.conclusion.value == "failure"
+    assert any(path == changed and rule == "SCHEMA_NOT_REVIEWED" and problem in message
+               for path, rule, message in errors_of(result.files)), errors_of(result.files)
