@@ -208,7 +208,7 @@ def _json_needed(path: str, document, pool: _Pool, listing: Listing, sha: str,
 def context_changes(changes: list[FileChange], head_files: Mapping[str, str],
                     fmt_of: Callable[[str], Format | None]) -> list[FileChange]:
     """Files the pull request does not change that use, directly or through each other, an
-    Avro or JSON Schema file it does change: each is reviewed as it is, between the changed
+    Avro or JSON Schema file it does change, at the base or at the head: each is reviewed as it is, between the changed
     files' base and head versions, so a break shows where it is visible (a named type's or
     `$ref` target's findings then move to that file). `head_files`: candidates, path -> text.
     Each names the changed files it uses (`uses`): if it cannot be reviewed, they fail."""
