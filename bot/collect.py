@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from types import MappingProxyType
 from typing import Callable
 
@@ -147,8 +146,7 @@ def _with_proto_users(repo: RepoClient, config: Config, changes: list[FileChange
                if len(wanted) > MAX_CONTEXT_FILES
                else UNREADABLE.format(path=unreadable[0]) if unreadable else None)
     if problem:
-        changes = [replace(c, users_unchecked=problem) if (c.previous_path or c.path) in missing
-                   else c for c in changes]
+        changes = proto_users.unchecked(changes, problem)
     texts = {path: blob.text for (_sha, path), blob in blobs.items() if blob and blob.text}
     users = proto_users.importers(missing, texts, roots)
     versions = {(sha, user): blobs[(head_sha, user)] for user in users for sha in (base_sha, head_sha)}

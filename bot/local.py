@@ -17,8 +17,8 @@ from .blobs import LINKED, LINKED_IMPORT
 from .config import CONFIG_PATH, Config, parse_config
 from .extends import no_base_here
 from .review import FileChange, FileStatus, ReviewResult, review
-from .schemaset import (LINK_LEFT_OUT, NOT_CLASSIFIED, SET_FULL, UNUSABLE, context_changes,
-                        formats_of)
+from .schemaset import (LINK_LEFT_OUT, NOT_CLASSIFIED, SET_FULL, TOO_MANY, UNREADABLE, UNUSABLE,
+                        context_changes, formats_of, users_unchecked)
 
 EXAMPLE = Path(__file__).resolve().parent / "example"
 GIT_MISSING = "git is not installed or not on PATH"
@@ -85,7 +85,13 @@ def review_repo(repo: Path, base: str, head: str, *, config_file: Path | None = 
             continue  # no schema under either name (one renamed out of the review is a removal)
         changes.append(file_change(repo, merge_base, head, status, old_path, path, config,
                                    sets=sets))
-    changes += context_changes(changes, sets.everything(head), formats_of(config))
+    candidates = sets.everything(head)
+    # Users nobody could read (over MAX_IMPORTS, too large, binary) fail what they use.
+    changes = users_unchecked(changes, sets.unread(head, SET_FORMATS, changes), formats_of(config))
+    changes += context_changes(changes, candidates, formats_of(config))
+    if proto_users.gone(changes) and (
+            problem := sets.unread(head, (Format.PROTOBUF,), changes).get(Format.PROTOBUF)):
+        changes = proto_users.unchecked(changes, problem)
     changes += proto_user_changes(repo, merge_base, head, changes, config, sets=sets)
     return review(changes, config, now=now)
 
@@ -209,6 +215,8 @@ class SchemaSets:
         self._repo, self._config = repo, config
         self._texts: dict[tuple[str, Format], dict[str, str]] = {}
         self._withheld: dict[str, dict[str, str]] = {}  # ref -> JSON file left out -> why
+        # (ref, format) -> all its files (read or not), and those left out as too large or binary
+        self._unread: dict[tuple[str, Format], tuple[list[str], list[str]]] = {}
 
     def of(self, ref: str, path: str) -> dict[str, str]:
         classified = self._config.classify(path)
@@ -230,6 +238,23 @@ class SchemaSets:
         """Every file at `ref` the config classifies as `fmt` (at most MAX_IMPORTS)."""
         return self._all(ref, fmt)
 
+    def unread(self, ref: str, formats: tuple[Format, ...],
+               changes: list[FileChange]) -> dict[Format, str]:
+        """Format -> why some of its files at `ref` other than `changes`' were not read, so
+        files using those changes may be missing (the bounds of bot/schemaset.py's search)."""
+        in_pull = {c.path for c in changes} | {c.previous_path for c in changes if c.previous_path}
+        out = {}
+        for fmt in formats:
+            self._all(ref, fmt)
+            every, unreadable = self._unread[(ref, fmt)]
+            others = [path for path in unreadable if path not in in_pull]
+            if len(every) > MAX_IMPORTS:
+                count = sum(path not in in_pull for path in every)
+                out[fmt] = TOO_MANY.format(count=count, limit=MAX_IMPORTS)
+            elif others:
+                out[fmt] = UNREADABLE.format(path=others[0])
+        return out
+
     def _all(self, ref: str, fmt: Format) -> dict[str, str]:
         if (ref, fmt) not in self._texts:
             entries = git(self._repo, "ls-tree", "-r", "-z", ref).decode(
@@ -240,7 +265,8 @@ class SchemaSets:
             names = [name for meta, name in listed if not meta.startswith(SYMLINK_MODE)]
             wanted = [name for name in names if (found := self._config.classify(name))
                       and found.format is fmt]
-            self._texts[(ref, fmt)] = _read_all(self._repo, ref, wanted[:MAX_IMPORTS])
+            self._texts[(ref, fmt)], unreadable = _read_all(self._repo, ref, wanted[:MAX_IMPORTS])
+            self._unread[(ref, fmt)] = (wanted, unreadable)
             if fmt is Format.JSONSCHEMA:
                 self._withheld[ref] = _left_out(names, links, wanted, self._texts[(ref, fmt)])
         return self._texts[(ref, fmt)]
@@ -264,13 +290,14 @@ def _left_out(names: list[str], links: list[str], wanted: list[str],
     return out
 
 
-def _read_all(repo: Path, ref: str, paths: list[str]) -> dict[str, str]:
-    """path -> text of files at `ref` in one git process (unusable ones are left out)."""
+def _read_all(repo: Path, ref: str, paths: list[str]) -> tuple[dict[str, str], list[str]]:
+    """(path -> text of files at `ref`, in one git process; the paths of files left out as too
+    large or binary)."""
     if not paths:
-        return {}
+        return {}, []
     request = "".join(f"{ref}:{path}\n" for path in paths).encode("utf-8", "surrogateescape")
     output = git(repo, "cat-file", "--batch", stdin=request)
-    found, at = {}, 0
+    found, unreadable, at = {}, [], 0
     for path in paths:
         end = output.index(b"\n", at)
         header = output[at:end].split()
@@ -281,7 +308,9 @@ def _read_all(repo: Path, ref: str, paths: list[str]) -> dict[str, str]:
         data, at = output[at:at + size], at + size + 1
         if len(data) <= MAX_SCHEMA_BYTES and b"\0" not in data:
             found[path] = data.decode("utf-8", "replace")
-    return found
+        else:
+            unreadable.append(path)
+    return found, unreadable
 
 
 def patch(repo: Path, base: str, head: str, *paths: str) -> str | None:

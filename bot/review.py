@@ -12,6 +12,7 @@ import rules
 from rules import Finding, Mode, SchemaError, Severity, Side, Source
 
 from . import deprecation, migrations, moves, promotion
+from .broken_users import blamed
 from .jobs import checkpoint
 from .config import (SCHEMA_FILE_REMOVED, SCHEMA_INVALID, SCHEMA_NOT_REVIEWED, SCHEMA_REVIEW_BUDGET,
                      Classification, Config)
@@ -240,6 +241,8 @@ def _context(change: FileChange, classified: Classification, config: Config, *,
                          head_withheld=change.base_withheld)
         if any(f.rule == SCHEMA_INVALID for f in _review_file(before, classified, config, now=now).findings):
             return None
+        # Valid with the base's files, not with the head's: the change broke it; say which.
+        return replace(reviewed, findings=blamed(reviewed.findings, SCHEMA_INVALID, change.uses))
     return reviewed
 
 

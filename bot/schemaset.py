@@ -251,7 +251,7 @@ def _json_unclassified(path: str, document, listing: Listing, sha: str, fmt_of) 
 def context_changes(changes: list[FileChange], head_files: Mapping[str, str],
                     fmt_of: Callable[[str], Format | None]) -> list[FileChange]:
     """Files the pull request does not change that use, directly or through each other, an
-    Avro or JSON Schema file it does change: each is reviewed as it is, between the changed
+    Avro or JSON Schema file it does change, at the base or at the head: each is reviewed as it is, between the changed
     files' base and head versions, so a break shows where it is visible (a named type's or
     `$ref` target's findings then move to that file). `head_files`: candidates, path -> text.
     Each names the changed files it uses (`uses`): if it cannot be reviewed, they fail."""
@@ -267,7 +267,9 @@ def context_changes(changes: list[FileChange], head_files: Mapping[str, str],
                              if c.base_text is not None}}
         # A changed file by either of its names -> its path in the pull request.
         names = {**{c.previous_path or c.path: c.path for c in changed}, **{c.path: c.path for c in changed}}
-        for user, used in _users(fmt, set(names), {**base, **head}).items():
+        # Edges of both revisions: a user the head's version no longer serves (a type renamed,
+        # an `$id` changed) must be re-resolved at the head, not dropped as a non-user.
+        for user, used in _users(fmt, set(names), base, head).items():
             if user in others:
                 out.append(FileChange(
                     path=user, status=FileStatus.UNCHANGED, base_text=others[user],
@@ -278,19 +280,24 @@ def context_changes(changes: list[FileChange], head_files: Mapping[str, str],
     return out
 
 
-def _users(fmt: Format, changed: set[str], files: Mapping[str, str]) -> dict[str, set[str]]:
-    """The files that use a changed file, directly or through each other, by path (sorted)
-    -> the changed files each reaches."""
-    documents = {}
-    for path, text in files.items():
-        try:
-            documents[path] = json.loads(text)
-        except (ValueError, RecursionError):
-            continue
+def _users(fmt: Format, changed: set[str], *revisions: Mapping[str, str]) -> dict[str, set[str]]:
+    """The files that use a changed file at any of `revisions` (path -> text each), directly
+    or through each other, by path (sorted) -> the changed files each reaches."""
+    links: dict[tuple[str, str], tuple[set[str], set[str]] | None] = {}  # unchanged files: once
     used_by: dict[str, set[str]] = {}
-    for user, targets in _edges(fmt, documents).items():
-        for target in targets - {user}:
-            used_by.setdefault(target, set()).add(user)
+    for files in revisions:
+        for path, text in files.items():
+            if (path, text) not in links:
+                links[(path, text)] = _links(fmt, path, text)
+        index: dict[str, set[str]] = {}  # what a file is named by -> the files so named
+        for path, text in files.items():
+            for key in (links[(path, text)] or ((), ()))[0]:
+                index.setdefault(key, set()).add(path)
+        for user, text in files.items():
+            for key in (links[(user, text)] or ((), ()))[1]:
+                for target in index.get(key, ()):
+                    if target != user:
+                        used_by.setdefault(target, set()).add(user)
     reached: dict[str, set[str]] = {}
     for start in changed:
         stack, seen = [start], {start}
@@ -303,23 +310,18 @@ def _users(fmt: Format, changed: set[str], files: Mapping[str, str]) -> dict[str
     return dict(sorted(reached.items()))
 
 
-def _edges(fmt: Format, documents: Mapping[str, object]) -> dict[str, set[str]]:
-    """path -> the files it uses: Avro by the named types they define; JSON Schema by what a
-    `$ref` may name (bot/schemaset.py _names), indexed so each reference costs a lookup."""
-    index: dict[str, set[str]] = {}
+def _links(fmt: Format, path: str, text: str) -> tuple[set[str], set[str]] | None:
+    """(what the file may be named by, what it names), or None if it is not JSON. Avro: the
+    named types it defines, those it uses; JSON Schema: the keys of _keys, and those a `$ref`
+    may name (_names), so each reference costs a lookup."""
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
     if fmt is Format.AVRO:
-        for path, document in documents.items():
-            for name in definitions(document):
-                index.setdefault(name, set()).add(path)
-        return {path: {target for names in uses(document) for name in names
-                       for target in index.get(name, ())}
-                for path, document in documents.items()}
-    for path, document in documents.items():
-        for key in _keys(path, document):
-            index.setdefault(key, set()).add(path)
-    return {path: {target for uri in reference_uris(document, path) for key in _names(uri)
-                   for target in index.get(key, ())}
-            for path, document in documents.items()}
+        return set(definitions(document)), {name for names in uses(document) for name in names}
+    return (set(_keys(path, document)),
+            {key for uri in reference_uris(document, path) for key in _names(uri)})
 
 
 def _keys(path: str, document) -> list[str]:
@@ -373,6 +375,13 @@ def with_context(repo: RepoClient, config: Config, changes: list[FileChange], he
             files[path] = blob.text
         elif blob and (blob.too_large or blob.binary):
             unchecked.setdefault(fmt_of(path), UNREADABLE.format(path=path))
-    changes = [replace(c, users_unchecked=unchecked[fmt_of(c.path)])
-               if fmt_of(c.path) in unchecked else c for c in changes]
+    changes = users_unchecked(changes, unchecked, fmt_of)
     return changes + context_changes(changes, files, fmt_of)
+
+
+def users_unchecked(changes: list[FileChange], unchecked: Mapping[Format, str],
+                    fmt_of: Callable[[str], Format | None]) -> list[FileChange]:
+    """`changes` with those of a format whose files could not all be searched for users saying
+    why (`users_unchecked`): a user nobody checked is never a pass."""
+    return [replace(c, users_unchecked=unchecked[fmt_of(c.path)])
+            if fmt_of(c.path) in unchecked and not c.context else c for c in changes]

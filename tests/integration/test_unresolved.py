@@ -2,6 +2,9 @@
 `$ref`s fails its check, naming the reference and the file holding it (issue 18)."""
 import json
 
+import pytest
+
+from tests.bot.test_broken_users_local import CASES as USER_CASES
 from tests.integration.test_review_flow import open_pull, review_of
 
 ORDER = json.dumps({"type": "object", "properties": {
@@ -62,3 +65,17 @@ def test_a_ref_past_the_schema_set_limit_fails_saying_so(github, app_url):
     _fails_naming(github, app_url, {"schemas/big.schema.json": json.dumps(big, indent=2), **parts},
                   {"schemas/big.schema.json": json.dumps(bigger, indent=2)}, "schemas/big.schema.json",
                   "was not read (past the 200-file limit")
+
+
+@pytest.mark.parametrize("name", sorted(USER_CASES))
+def test_an_unchanged_user_the_change_leaves_unresolvable_fails_the_check(github, app_url, name):
+    """The local review's cases (tests/bot/test_broken_users_local.py) through the App: e.g. a type
+    renamed with its old name only as an alias fails on the unchanged file still using the name."""
+    case = USER_CASES[name]
+    repo, pull = open_pull(github, case.base, case.head)
+    run = review_of(github, app_url, repo, pull)
+    assert run.conclusion == "failure", run.output
+    assert any(a["path"] == case.user and a["annotation_level"] == "failure"
+               and case.reference in a["message"] and f'"{case.changed}"' in a["message"]
+               for a in run.annotations), run.annotations
+    assert case.user in run.output["summary"]
