@@ -21,7 +21,20 @@ AVRO = '{"type": "record", "name": "%s", "namespace": "acme", "fields": []}'
     (Format.AVRO, '["null", %s, {"type": "enum", "name": "x.E", "symbols": ["A"]}]' % (AVRO % "U"),
      {"acme.U", "x.E"}),
     (Format.PROTOBUF, 'syntax="proto3"; package a.v1; message M { message N {} } enum E { X = 0; }',
-     {"a.v1.M", "a.v1.E"}),
+     {"a.v1.M", "a.v1.M.N", "a.v1.E"}),
+    # protoc takes spaces around a package's dots; every nested type counts, a proto2 group
+    # too, but not a field whose type or name is a keyword, nor words in an option's value
+    (Format.PROTOBUF, 'package shop . orders ;\nmessage O { message message = 1; enum enum = 2; '
+     'oneof k { group G = 3 [deprecated = true] { } } option (x) = { message M { } }; }\n'
+     'service S { rpc R (O) returns (O) { option (y) = { }; } }',
+     {"shop.orders.O", "shop.orders.O.G", "shop.orders.S"}),
+    # Avro: every named type at any depth, inheriting the enclosing namespace
+    (Format.AVRO, '{"type": "record", "name": "E", "namespace": "a", "fields": [{"name": "u", '
+     '"type": {"type": "record", "name": "U", "fields": [{"name": "k", "type": {"type": "enum", '
+     '"name": "b.K", "symbols": ["X"]}}]}}]}', {"a.E", "a.U", "b.K"}),
+    # JSON Schema: the document's `$id` and its subschemas', joined onto the enclosing ones
+    (Format.JSONSCHEMA, '{"$id": "https://x.example/e", "properties": {"u": {"$id": "u", "type": "object"}}}',
+     {"https://x.example/e", "https://x.example/u"}),
     (Format.PROTOBUF, '// package fake;\nmessage M { string s = 1 [(x) = "message Y {"]; }\n', {"M"}),
     (Format.JSONSCHEMA, '{"$id": "https://acme.example/c", "type": "object"}', {"https://acme.example/c"}),
     (Format.JSONSCHEMA, '{"type": "object"}', set()),
