@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 from typing import Mapping, NamedTuple
 
-from rules import Format
+from rules import Format, SchemaError, jsontext
 from rules.avro.library import definition_nodes
 from rules.jsonschema.refs import declared_ids
 
@@ -44,8 +45,8 @@ def defined(fmt: Format, text: str | bytes | None) -> Defined:
     if fmt is Format.PROTOBUF:
         return Defined(None, dict.fromkeys(_proto_types(text)))
     try:
-        document = json.loads(text)
-    except (ValueError, RecursionError):
+        document = jsontext.loads(text, "")  # objects keep their text: see moved_base
+    except SchemaError:
         return NOTHING
     if fmt is Format.JSONSCHEMA:
         return Defined(document, declared_ids(document) if isinstance(document, dict) else {})
@@ -105,30 +106,48 @@ def moved_base(fmt: Format, old: Defined, new: Defined) -> str | None:
     """What the new file is compared with when the old file's types moved into it below its
     top level: the new document with each type both define written as the old file wrote it
     (the outermost ones; Avro reader/writer resolution pairs named types by full name, so
-    only the moved types differ). None when the old file itself is that base: for protobuf
+    only the moved types differ). The rest is squeezed onto as few lines as JSON allows and
+    each old definition put back on its own lines, so findings on the old side name the
+    lines of the removed file. None when the old file itself is that base: for protobuf
     (protoc's full names pair the types across whole files) and when a type both define is at
     the new file's top level (that is the old file's own comparison)."""
     shared = old.names.keys() & new.names.keys()
     top = {id(t) for t in (new.document if isinstance(new.document, list) else [new.document])}
     if fmt is Format.PROTOBUF or not shared or any(id(new.names[n]) in top for n in shared):
         return None
-    # The type objects are compared by identity: equal copies elsewhere are other definitions.
-    replaced = {id(new.names[n]): _portable(fmt, n, old.names[n]) for n in shared}
+    # A placeholder per moved type, unguessable so that no string of the file can pose as one.
+    token = secrets.token_hex(8)
+    moved = sorted(shared, key=lambda n: old.names[n].line)
+    placeholders = {id(new.names[n]): f"{token}-{k}" for k, n in enumerate(moved)}
+    definitions = {json.dumps(f"{token}-{k}"): n for k, n in enumerate(moved)}
     try:
-        return json.dumps(_copy(new.document, replaced), indent=2) + "\n"
+        squeezed = json.dumps(_copy(new.document, placeholders), separators=(",", ":"))
     except RecursionError:
         return None  # too deep to rebuild: the whole files are compared instead
+    out, line = [], 1
+    for piece in re.split(f'("{token}-\\d+")', squeezed):  # a dumped string has no newline
+        name = definitions.get(piece)
+        if name is None:
+            out.append(piece)
+            continue
+        node = old.names[name]
+        out.append("\n" * max(node.line - line, 0))
+        text = _portable(fmt, name, node)
+        out.append(text)
+        line = max(node.line, line) + text.count("\n")
+    return "".join(out) + "\n"
 
 
-def _portable(fmt: Format, name: str, node: dict) -> dict:
-    """An Avro definition that keeps its full name wherever it is placed: a name without a
-    dot inherits the enclosing namespace, so its own (empty when none) is made explicit."""
-    if fmt is not Format.AVRO or "." in node["name"]:
-        return node
-    return {**node, "namespace": name.rpartition(".")[0]}
+def _portable(fmt: Format, name: str, node) -> str:
+    """A definition's text that keeps its full name wherever it is placed: an Avro name
+    without a dot and without its own namespace inherits the enclosing one, so the namespace
+    it had (empty when none) is written in, on its first line."""
+    if fmt is not Format.AVRO or "." in node["name"] or "namespace" in node:
+        return node.source
+    return '{"namespace": %s, %s' % (json.dumps(name.rpartition(".")[0]), node.source[1:])
 
 
-def _copy(node, replaced: dict[int, dict]):
+def _copy(node, replaced: dict[int, str]):
     if id(node) in replaced:
         return replaced[id(node)]
     if isinstance(node, dict):

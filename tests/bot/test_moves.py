@@ -128,3 +128,28 @@ def test_too_many_comparisons_fail_closed_instead(monkeypatch):
     added = change("s/v2/c.schema.json", None, LOOSE % "string", FileStatus.ADDED)
     first, second = paired([gone, added], Config().classify)
     assert first.problem and second == added
+
+
+# A type moved below another file's top level is compared in place: the new file holding the
+# old definition, written on the lines the removed file had it (so old-side findings name them).
+USER = '{\n  "type": "record",\n  "name": "U",%s\n  "fields": [\n    {"name": "id", "type": "long"}\n  ]\n}\n'
+HOST = ('{"type": "record", "name": "Host", "namespace": "h", "fields": [{"name": "s", "type": "string"}, '
+        '{"name": "u", "type": {"type": "record", "name": "U",%s "fields": [{"name": "id", "type": "string"}]}}]}')
+
+
+@pytest.mark.parametrize("old,new,name,expected_namespace", [
+    (USER % '\n  "namespace": "h",', HOST % "", "h.U", "h"),      # inherits the host's namespace
+    (USER % "", HOST % ' "namespace": "",', "U", ""),              # none: written in as empty
+])
+def test_a_type_moved_into_another_file_is_compared_in_place(old, new, name, expected_namespace):
+    assert name in identities(Format.AVRO, new)
+    gone = change("s/u.avsc", old, None, FileStatus.REMOVED)
+    host = change("s/host.avsc", None, new, FileStatus.ADDED)
+    (moved,) = paired([gone, host], Config().classify)
+    assert (moved.previous_path, moved.head_text) == ("s/u.avsc", new)
+    base = json.loads(moved.base_text)
+    (user,) = [f["type"] for f in base["fields"] if f["name"] == "u"]
+    assert user["namespace"] == expected_namespace and user["fields"] == [{"name": "id", "type": "long"}]
+    assert base["fields"][0] == {"name": "s", "type": "string"}  # the rest is the new file's
+    assert moved.base_text.splitlines()[1:6] == old.splitlines()[1:6]  # on its own lines
+
