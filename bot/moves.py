@@ -5,7 +5,9 @@ type cannot hide its breaking change (a removal alone is a warning, an addition 
 
 A file leaves the review by deletion or by a rename to a name the config does not review (a
 `.bak`, a path under `exclude` or outside `paths`): either way it is a removal of what it
-defined, paired over the pull request's added files whatever the names are.
+defined, paired over the pull request's added files whatever the names are. The types are all
+a file defines, nested ones included (bot/type_names.py): one that moved below an added file's
+top level is compared where it now sits; one that moved into a changed file fails closed.
 
 A file without an identity (a JSON Schema without `$id`, an Avro file of unnamed types) or an
 addition without one is paired by content instead: the files' features (JSON: every scalar with
@@ -39,6 +41,8 @@ MAX_DEPTH = 256  # JSON nesting walked for features (deeper is left out)
 AMBIGUOUS = ('it was removed and "{added}" added, one of them without a type name to follow '
              "(an Avro full name, a protobuf `package.Message`, a JSON Schema `$id`), and their "
              "contents not found alike enough to call it a move")
+MOVED_INTO_CHANGED = ('its type {name} is now defined in "{host}", which the pull request changes too: a '
+                      "type moved into a changed file is not compared with the version it left")
 
 
 def identities(fmt: Format, text: str | bytes | None) -> frozenset[str]:
@@ -95,7 +99,7 @@ def paired(changes: list, classify: Callable) -> list:
                if (side := _Side(c, classify(c.previous_path or c.path), c.base_text)).fmt is not None]
     added = [side for c in changes if c.base_text is None and c.head_text is not None
              if (side := _Side(c, classify(c.path), c.head_text)).fmt is not None]
-    if not removed or not added:
+    if not removed:
         return changes
     pairs: list[tuple[_Side, _Side]] = []
     for gone in removed:  # by identity first: a shared type name is the strongest evidence
@@ -109,8 +113,8 @@ def paired(changes: list, classify: Callable) -> list:
         for score, _index, gone, new in scored:
             if score >= SIMILAR and not gone.used and not new.used:
                 pairs.append(gone.pair(new))
+    problems = _moved_into_changed(changes, removed, classify)
     # An unpaired removal beside an unpaired addition that may be it: whether it moved is not known.
-    problems = {}
     for gone, new in _weak_pairs(removed, added):
         if id(gone.change) not in problems:
             problems[id(gone.change)] = AMBIGUOUS.format(added=new.change.path)
@@ -125,6 +129,25 @@ def paired(changes: list, classify: Callable) -> list:
             c = replace(c, problem=c.problem or problems[key])
         out.append(merged.get(key, c))
     return out
+
+
+def _moved_into_changed(changes: list, removed: list[_Side], classify: Callable) -> dict[int, str]:
+    """Unpaired removals whose types a changed file now defines (its head, not its base): that
+    file is compared with its own base, so the move fails closed rather than pass unseen."""
+    problems: dict[int, str] = {}
+    left = [gone for gone in removed if not gone.used and gone.names]
+    if not left:
+        return problems
+    hosts = [side for c in changes if c.base_text is not None and c.head_text is not None
+             and not c.context and not leaves_review(c, classify)
+             if (side := _Side(c, classify(c.path), c.head_text)).fmt is not None and side.names]
+    for host in hosts:
+        arrived = host.names - identities(host.fmt, host.change.base_text)
+        for gone in left:
+            if gone.fmt is host.fmt and (moved := gone.names & arrived):
+                problems.setdefault(id(gone.change), MOVED_INTO_CHANGED.format(
+                    name=min(moved), host=host.change.path))
+    return problems
 
 
 def _weak_pairs(removed: list[_Side], added: list[_Side]) -> Iterator[tuple[_Side, _Side]]:

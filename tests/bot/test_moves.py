@@ -153,3 +153,18 @@ def test_a_type_moved_into_another_file_is_compared_in_place(old, new, name, exp
     assert base["fields"][0] == {"name": "s", "type": "string"}  # the rest is the new file's
     assert moved.base_text.splitlines()[1:6] == old.splitlines()[1:6]  # on its own lines
 
+
+
+@pytest.mark.parametrize("host_base,fails", [
+    (HOST % "", False),                                  # the changed file defined it already
+    ('{"type": "record", "name": "Host", "namespace": "h", "fields": []}', True),  # it arrived
+])
+def test_a_type_moved_into_a_changed_file_fails_closed(host_base, fails):
+    """A changed file is compared with its own base, not with the file the type left."""
+    gone = change("s/u.avsc", USER % '\n  "namespace": "h",', None, FileStatus.REMOVED)
+    host = change("s/host.avsc", host_base, HOST % "", FileStatus.MODIFIED)
+    out = paired([gone, host], Config().classify)
+    assert out[1] == host
+    assert (out[0].problem is not None) == fails, out[0].problem
+    if fails:
+        assert '"s/host.avsc"' in out[0].problem and "h.U" in out[0].problem
