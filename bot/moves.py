@@ -27,10 +27,7 @@ from rules import Format
 
 from . import type_names
 
-# Protobuf's comments and string literals, out of its content features.
-# Every alternative always matches (an unterminated comment or string runs to the end of the
-# file or line), so the scan stays linear on a hostile file of unclosed `/*` or quotes.
-NOISE = re.compile(r'//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*"?' + r"|'(?:\\.|[^'\\\n])*'?", re.DOTALL)
+NOISE = type_names.NOISE  # protobuf's comments and string literals, out of its content features
 WORDS = re.compile(r"[\w.]+|[^\w\s]")
 RENAMED = "renamed"  # the files API's status (bot.review.FileStatus.RENAMED)
 SIMILAR = 0.5  # shared features over the larger file's: git's default rename threshold (-M50%)
@@ -193,7 +190,7 @@ def _renamed(gone: _Side, new: _Side):
     the types moved below the new file's top level, with the new file holding the old
     definitions of those types (bot/type_names.py), every version of the history alike."""
     def base(text):
-        moved = type_names.moved_base(new.fmt, type_names.defined(new.fmt, text), new.defined)
+        moved = type_names.moved_base(new.fmt, type_names.defined(new.fmt, text, located=True), new.defined)
         return text if moved is None else moved
 
     old, added = gone.change, new.change

@@ -17,12 +17,16 @@ from rules import Format, SchemaError, jsontext
 from rules.avro.library import definition_nodes
 from rules.jsonschema.refs import declared_ids
 
-# A comment, a string literal (its text is no name), a word, or any other single character.
-# Each alternative always matches (an unterminated comment or string runs to the end of the
-# file or line), so one pass stays linear on a hostile file of unclosed `/*` or quotes.
-PROTO_TOKEN = re.compile(r'//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*"?' + r"|'(?:\\.|[^'\\\n])*'?"
-                         r"|([A-Za-z_]\w*|[^\s\w])", re.DOTALL)
-PROTO_TYPES = frozenset({"message", "enum", "service", "group"})  # a proto2 group is a message too
+# Protobuf's comments and string literals (no name is in them). Every alternative always matches
+# (an unterminated comment or string runs to the end of the file or line), so the scan stays
+# linear on a hostile file of unclosed `/*` or quotes.
+NOISE = re.compile(r'//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*"?' + r"|'(?:\\.|[^'\\\n])*'?", re.DOTALL)
+# What declares a name, with comments and strings blanked: a brace or semicolon; the package,
+# its dots maybe spaced (protoc takes `package a . b;`); a message, enum or service with its
+# `{` (a field whose type or name is such a keyword has none); a proto2 group, whose `{` comes
+# after its number and options. Each is matched without backtracking past itself.
+PROTO_TOKENS = re.compile(r"([{};])|\bpackage\s+(\w+(?:\s*\.\s*\w+)*)"
+                          r"|\b(message|enum|service)\s+(\w+)\s*(\{)?|\bgroup\s+(\w+)\s*=")
 
 
 class Defined(NamedTuple):
@@ -36,8 +40,9 @@ class Defined(NamedTuple):
 NOTHING = Defined(None, {})
 
 
-def defined(fmt: Format, text: str | bytes | None) -> Defined:
-    """Every type a schema file defines (nothing when it is unreadable)."""
+def defined(fmt: Format, text: str | bytes | None, *, located: bool = False) -> Defined:
+    """Every type a schema file defines (nothing when it is unreadable); `located`: each JSON
+    object knows its text and lines (the old side of moved_base needs them)."""
     if text is None:
         return NOTHING
     if isinstance(text, bytes):
@@ -45,8 +50,8 @@ def defined(fmt: Format, text: str | bytes | None) -> Defined:
     if fmt is Format.PROTOBUF:
         return Defined(None, dict.fromkeys(_proto_types(text)))
     try:
-        document = jsontext.loads(text, "")  # objects keep their text: see moved_base
-    except SchemaError:
+        document = jsontext.loads(text, "") if located else json.loads(text)
+    except (SchemaError, ValueError, RecursionError):
         return NOTHING
     if fmt is Format.JSONSCHEMA:
         return Defined(document, declared_ids(document) if isinstance(document, dict) else {})
@@ -55,51 +60,33 @@ def defined(fmt: Format, text: str | bytes | None) -> Defined:
 
 def _proto_types(text: str) -> list[str]:
     """Full names of the messages, enums and services a .proto file declares, nested included."""
-    words = [m.group(1) for m in PROTO_TOKEN.finditer(text) if m.group(1)]
     package, names = "", []
     scopes: list[str | None] = []  # the enclosing message or enum, or None for another block
     others = 0  # how many of them are None: inside those only a group declares a type
-    i = 0
-    while i < len(words):
-        word = words[i]
-        if word == "package" and not scopes:
-            end = _index(words, ";", i)
-            package = "".join(words[i + 1:end]) + "."
-            i = end
-        elif (word in PROTO_TYPES and (not others or word == "group") and i + 1 < len(words)
-              and _is_name(words[i + 1]) and _opens_block(words, i + 2)):
-            names.append(package + "".join(f"{s}." for s in scopes if s) + words[i + 1])
-            scopes.append(words[i + 1] if word != "service" else None)
-            others += word == "service"
-            i = words.index("{", i + 2)
-        elif word == "{":
-            scopes.append(None)  # oneof, extend, an rpc's options, an aggregate option value
-            others += 1
-        elif word == "}" and scopes:
+    group = None  # a group's name until its `{`
+    for token in PROTO_TOKENS.finditer(NOISE.sub(" ", text)):
+        brace, package_name, kind, name, opens, group_name = token.groups()
+        if package_name and not scopes:
+            package = re.sub(r"\s+", "", package_name) + "."
+        elif kind and opens:  # inside another block (an option's value) it declares nothing
+            if not others:
+                names.append(package + "".join(f"{s}." for s in scopes if s) + name)
+            scopes.append(name if kind != "service" and not others else None)
+            others += kind == "service" or others > 0
+        elif group_name:
+            group = group_name
+        elif brace == "{":
+            if group is not None:  # inside a oneof too: a group is a message of its enclosing one
+                names.append(package + "".join(f"{s}." for s in scopes if s) + group)
+            scopes.append(group)  # else a oneof, extend, an rpc's options, an option's value
+            others += group is None
+            group = None
+        elif brace == "}" and scopes:
             others -= scopes.pop() is None
-        i += 1
+            group = None
+        elif brace == ";":
+            group = None
     return names
-
-
-def _index(words: list[str], word: str, start: int) -> int:
-    try:
-        return words.index(word, start)
-    except ValueError:
-        return len(words)
-
-
-def _is_name(word: str) -> bool:
-    return word[0].isalpha() or word[0] == "_"
-
-
-def _opens_block(words: list[str], i: int) -> bool:
-    """A declaration's `{` comes next (a group has `= N` and options first); a field whose type
-    or name is `message` or `enum` is followed by a name and `=` instead."""
-    if i < len(words) and words[i] == "{":
-        return True
-    if i < len(words) and words[i] == "=" and words[i - 2] == "group":
-        return "{" in words[i:i + 32]
-    return False
 
 
 def moved_base(fmt: Format, old: Defined, new: Defined) -> str | None:
