@@ -116,7 +116,13 @@ def paired(changes: list, classify: Callable) -> list:
         if id(gone.change) not in problems:
             problems[id(gone.change)] = AMBIGUOUS.format(added=new.change.path)
     merged = {id(new.change): _renamed(gone, new) for gone, new in pairs}
-    left = {id(gone.change) for gone, _new in pairs}  # each now the base of its addition
+    # Each now the base of its additions, unless it was paired by type names and one of them
+    # went nowhere: then its removal stays listed too (a type that an unrelated file shares
+    # must not hide it); a pair by content has no names to follow.
+    moved_to: dict[int, set] = {}
+    for gone, new in pairs:
+        moved_to.setdefault(id(gone.change), set()).update(new.names if gone.names & new.names else gone.names)
+    left = {id(gone.change) for gone, _new in pairs if gone.names <= moved_to[id(gone.change)]}
     out = []
     for c in changes:
         key = id(c)

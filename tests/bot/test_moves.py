@@ -168,3 +168,15 @@ def test_a_type_moved_into_a_changed_file_fails_closed(host_base, fails):
     assert (out[0].problem is not None) == fails, out[0].problem
     if fails:
         assert '"s/host.avsc"' in out[0].problem and "h.U" in out[0].problem
+
+
+def test_a_removal_stays_listed_when_only_a_type_inside_it_moved():
+    """An added file that defines a copy of a nested type of a removed one is compared there,
+    but the removed file's own type went nowhere: its removal is still reported."""
+    money = '{"type": "record", "name": "Money", "fields": [{"name": "cents", "type": "long"}]}'
+    order = '{"type": "record", "name": "Order", "namespace": "h", "fields": [{"name": "m", "type": %s}]}'
+    gone = change("s/order.avsc", order % money, None, FileStatus.REMOVED)
+    invoice = change("s/invoice.avsc", None, (order % money).replace("Order", "Invoice"), FileStatus.ADDED)
+    out = paired([gone, invoice], Config().classify)
+    assert [(c.path, c.status) for c in out] == [("s/order.avsc", FileStatus.REMOVED),
+                                                ("s/invoice.avsc", "renamed")]
