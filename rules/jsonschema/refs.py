@@ -328,6 +328,16 @@ def reference_uris(root: object, file: str) -> frozenset[str]:
     return frozenset(found)
 
 
+def declared_ids(root: dict) -> dict[str, dict]:
+    """Each `$id` a document declares (its own and its subschemas'), joined onto the enclosing
+    ones but not onto a file's path (fragments dropped) -> the first schema declaring it."""
+    found: dict[str, dict] = {}
+    for schema, base, declared in _with_bases(root, _draft_of(root, drafts.DEFAULT), ""):
+        if declared and base:
+            found.setdefault(base, schema)
+    return found
+
+
 def _with_bases(root: object, draft: Draft, uri: str) -> Iterator[tuple[dict, str, bool]]:
     """Each schema object of a document known as `uri`, with the base URI its references
     resolve against (the nearest enclosing `$id`, joined onto its parent's) and whether it
