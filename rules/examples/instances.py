@@ -22,6 +22,7 @@ BOUND_KEYS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "mul
               "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties")
 ITEMS, EXTRA = ("items",), ("extra",)  # location steps: an array's items, an undeclared property
 UNDECLARED = "undeclared"  # the property a strict-policy writer may add to an open model
+MAX_BORROWED = 4  # names declared elsewhere that a strict-policy writer may add to an open model
 
 
 @dataclass
@@ -52,6 +53,10 @@ class Pool:
                 if isinstance(node.get(key), list):
                     numbers.update({len(node[key]), len(node[key]) + 1})
         self.numbers = sorted(numbers)
+        # Declared names: a strict writer may give one to an object that does not declare it
+        # (a sibling oneOf alternative's property, holding what only the new version accepts).
+        self.names = sorted({name for node in (n for d in documents for n in _nodes(d))
+                             if isinstance(node.get("properties"), dict) for name in node["properties"]})
         edges = {n + d for n in self.numbers for d in (-1, -0.5, 0, 0.5, 1)} | {n * 2 for n in self.numbers}
         self.scalars = _unique(list(SCALARS) + values + sorted(edges))
         lengths = {int(n) + d for n in self.numbers for d in (-1, 0, 1) if 0 <= int(n) + d <= MAX_LENGTH}
@@ -127,6 +132,9 @@ class Instance:
         sets.append(base + optional)
         extra = open_to(schema, self.strict)
         if extra is not None:  # a map's entry, or (strict) anything, named as the finding says
+            if self.strict and extra is True:
+                borrowed = [n for n in self.pool.names if n not in props and n not in base]
+                sets += [base + [(EXTRA, name, extra)] for name in borrowed[:MAX_BORROWED]]
             first = (EXTRA, wanted if wanted and wanted not in props else UNDECLARED, extra)
             sets.append(base + [first])
             sets.append(base + [first, (EXTRA, UNDECLARED + "2", extra)])  # for maxProperties

@@ -85,7 +85,8 @@ def _likeness(old: str, new: str) -> tuple:
     return fold(old) == fold(new), SequenceMatcher(None, old.lower(), new.lower()).ratio()
 
 
-def _literals(schemas: tuple) -> set | None:
+def literals(schemas: tuple) -> set | None:
+    """The values a `const` or `enum` among `schemas` allows, or None when none says."""
     for schema in schemas:
         if isinstance(schema, dict) and "const" in schema:
             return {values.canon(schema["const"])}
@@ -101,7 +102,7 @@ def may_overlap(a: Flat, b: Flat) -> bool:
     if a.enum is not None and b.enum is not None and not a.enum.keys() & b.enum.keys():
         return False
     for name in a.props.keys() & b.props.keys():
-        left, right = _literals(a.props[name]), _literals(b.props[name])
+        left, right = literals(a.props[name]), literals(b.props[name])
         if left is not None and right is not None and not left & right:
             return False  # a discriminator property tells the alternatives apart
     if values.meet(a.types, b.types) == {"object"} and (_excludes(a, b) or _excludes(b, a)):

@@ -23,6 +23,9 @@ class Context:
         self._spec_breaks = {module.SPEC.id: module.SPEC.breaks for module in rules}
         self._trials: dict[tuple, list[Finding]] = {}
         self._comparing: set[tuple] = set()  # alternative pairs being compared, by what they say
+        self._rules = tuple(rules)
+        self._within_old: Context | None = None
+        self.memo: dict = {}  # answers helpers worked out once per comparison
 
     @property
     def strict(self) -> bool:
@@ -39,8 +42,8 @@ class Context:
     def run(self, old: tuple, new: tuple, path: str, lines: tuple, seen: set, depth: int = 0):
         return self._check(pairs.walk(self, old, new, path, lines, seen, depth))
 
-    def run_flat(self, old, new, path: str, seen: set, depth: int):
-        return self._check(pairs.flat_pairs(self, old, new, path, seen, depth))
+    def run_flat(self, old, new, path: str, seen: set, depth: int, siblings: tuple = ()):
+        return self._check(pairs.flat_pairs(self, old, new, path, seen, depth, siblings))
 
     def _check(self, items) -> Iterator[Finding]:
         for item in items:
@@ -49,6 +52,12 @@ class Context:
                 continue
             for module in self._by_pair.get(type(item), ()):
                 yield from module.check(item, self)
+
+    def within_old(self) -> "Context":
+        """The old document compared with itself: which old alternative contains another."""
+        if self._within_old is None:
+            self._within_old = Context(self.old, self.old, self.options, self._rules)
+        return self._within_old
 
     def breaks_of(self, finding: Finding) -> frozenset[Direction]:
         return self._spec_breaks[finding.rule] if finding.breaks is None else finding.breaks

@@ -71,6 +71,8 @@ def severity(delta: Delta, options) -> tuple[Severity | None, str]:
 
 def constraints(old: Flat, new: Flat) -> Iterator[Delta]:
     """Every constraint that differs, for the kinds of value both sides accept."""
+    if old.empty:
+        return  # nothing was valid: no constraint can reject old data, the type rules say the rest
     for keyword, kind in COUNT_KIND.items():
         if old.has(kind) and new.has(kind):
             yield from _count(keyword, old.counts.get(keyword), new.counts.get(keyword))

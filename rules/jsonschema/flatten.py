@@ -57,7 +57,7 @@ class Flattener:
             result = self._product(result, self._one(sub, line), line)
         for keyword in ("anyOf", "oneOf"):
             if keyword in node:
-                options = [flat.labelled(f"/{keyword}[{index}]")
+                options = [flat.labelled(keyword, node[keyword], index)
                            for index, sub in enumerate(node[keyword]) for flat in self._one(sub, line)]
                 result = self._product(result, options, line)
         return result

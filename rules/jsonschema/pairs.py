@@ -8,7 +8,7 @@ from typing import Iterator
 
 from ..limits import MAX_WALK_DEPTH
 from ..model import Direction, SchemaError
-from . import content, instances, paths
+from . import content, instances, old_data, paths
 from .flat import Flat
 from .refs import External
 
@@ -23,6 +23,7 @@ class SchemaPair:
     old: Flat
     new: Flat
     path: str
+    siblings: tuple = ()  # the old alternatives `old` sits among, when it is one of several
 
 
 @dataclass(frozen=True)
@@ -90,8 +91,8 @@ def _same(ctx, old: tuple, new: tuple) -> bool:
     return old_text == json.dumps(new_schema, sort_keys=True)
 
 
-def flat_pairs(ctx, old: Flat, new: Flat, path: str, seen: set, depth: int) -> Iterator:
-    pair = SchemaPair(old, new, path)
+def flat_pairs(ctx, old: Flat, new: Flat, path: str, seen: set, depth: int, siblings: tuple = ()) -> Iterator:
+    pair = SchemaPair(old, new, path, siblings)
     yield pair
     if old.empty or new.empty:
         return  # one side accepts nothing: the type rules say so, the keywords no longer matter
@@ -163,7 +164,7 @@ def alternatives(ctx, olds: list[Flat], news: list[Flat], path: str, seen: set, 
                     yield BranchPair(old, new, path + source.label, source.line)
                     continue
                 old, new = _order(direction, source, best)
-                found = ctx.run_flat(old, new, path + new.label, seen, depth + 1)
+                found = ctx.run_flat(old, new, path + new.label, seen, depth + 1, tuple(olds))
                 # Only this direction is known to break: another alternative may cover the other.
                 yield from (dataclasses.replace(f, breaks=frozenset({direction}))
                             for f in found if direction in ctx.breaks_of(f))
@@ -213,7 +214,8 @@ def _overlaps(ctx, olds: list[Flat], news: list[Flat], path: str) -> Iterator:
         matched = [n for n in exclusive if content.may_contain(old, n)
                    and Direction.BACKWARD not in ctx.trial(old, n)]
         for extra in added:
-            if matched and extra is not matched[0] and (extra in matched or content.may_overlap(old, extra)):
+            if matched and extra is not matched[0] and (extra in matched or content.may_overlap(old, extra)) \
+                    and not old_data.cannot_match(ctx, old, extra):
                 yield OverlapPair(old, extra, path + extra.label, _was_any_of(olds, extra),
                                   any(o.label == extra.label for o in olds))
 

@@ -6,12 +6,16 @@ schema (BACKWARD).
 Example: `"email"` was declared in both versions but only the new one has
 `"required": ["email"]`.
 
+Inside a `oneOf` alternative it counts only when an old document without the property could
+match that alternative alone: when another alternative accepts every such document, the old
+schema already rejected them (they matched two).
+
 Fix: keep it optional; enforce presence in producers instead, and make it required only once
 no old data without it remains.
 """
 from ..model import BACKWARD_ONLY, Format, Severity
 from ..registry import RuleSpec
-from . import required
+from . import old_data, required
 from .pairs import SchemaPair
 
 SPEC = RuleSpec(id="JSONSCHEMA_PROPERTY_MADE_REQUIRED", format=Format.JSONSCHEMA, breaks=BACKWARD_ONLY,
@@ -22,7 +26,7 @@ MESSAGE = 'Optional property "{path}" was added to "required".'
 
 def check(pair: SchemaPair, ctx):
     for name in required.newly_required(pair.old, pair.new):
-        if name not in pair.old.props:
+        if name not in pair.old.props or old_data.rejected_elsewhere(ctx, pair.old, pair.siblings, name):
             continue
         path = required.path(pair.path, name)
         yield SPEC.finding(path=path, line=required.line(ctx, pair.new, name),
