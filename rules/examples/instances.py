@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..jsonschema import regex_cover
+from ..jsonschema import regex_automaton, regex_cover
 from ..jsonschema.refs import External
 from .schemaview import alternatives, item_schemas, kind_of, kinds, open_to
 
@@ -23,6 +23,7 @@ BOUND_KEYS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "mul
 ITEMS, EXTRA = ("items",), ("extra",)  # location steps: an array's items, an undeclared property
 UNDECLARED = "undeclared"  # the property a strict-policy writer may add to an open model
 MAX_BORROWED = 4  # names declared elsewhere that a strict-policy writer may add to an open model
+MAX_RIVALS = 4  # other patterns a pattern's string is set against (a string one accepts, one not)
 
 
 @dataclass
@@ -55,6 +56,8 @@ class Pool:
         self.numbers = sorted(numbers)
         # Declared names: a strict writer may give one to an object that does not declare it
         # (a sibling oneOf alternative's property, holding what only the new version accepts).
+        self.patterns = sorted({node["pattern"] for d in documents for node in _nodes(d)
+                                if isinstance(node.get("pattern"), str)})
         self.names = sorted({name for node in (n for d in documents for n in _nodes(d))
                              if isinstance(node.get("properties"), dict) for name in node["properties"]})
         edges = {n + d for n in self.numbers for d in (-1, -0.5, 0, 0.5, 1)} | {n * 2 for n in self.numbers}
@@ -114,6 +117,7 @@ class Instance:
             out += [_const(matching)] if matching is not None else []
             # one string per alternative of the pattern: a removed alternative shows its break
             out += [_const(text) for text in regex_cover.samples(schema["pattern"]) if text != matching]
+            out += [_const(text) for text in _witnesses(schema["pattern"], self.pool.patterns)]
         out += [_const(v) for v in self.pool.scalars if kind_of(v) in allowed]
         return out
 
@@ -199,6 +203,14 @@ def _name_matching(pattern: str, pool: Pool) -> str | None:
         if regex.find(name) is not None:
             return name
     return None
+
+
+def _witnesses(pattern: str, patterns: list) -> list[str]:
+    """Strings `pattern` accepts that another pattern of either version rejects (a pattern
+    changed in place shows its break with one)."""
+    rivals = [p for p in patterns if p != pattern][:MAX_RIVALS]
+    found = (regex_automaton.escape(frozenset([pattern]), frozenset([rival])).witness for rival in rivals)
+    return [text for text in found if text is not None]
 
 
 def _const(value):

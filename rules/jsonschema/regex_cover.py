@@ -48,6 +48,15 @@ def covers(wide: str, narrow: str) -> bool:
         return False
 
 
+def shape(pattern: str) -> tuple | None:
+    """The pattern as a sequence of ("set", ranges), ("rep", low, high, seq), ("alt", seqs),
+    ("at", assertion) and ("look", positive, seq) items; None if beyond this module."""
+    try:
+        return _normal(pattern)
+    except _Undecided:
+        return None
+
+
 def samples(pattern: str) -> list[str]:
     """A few short strings shaped by the pattern (one per alternative), unchecked; [] if the
     pattern is beyond this module. Callers check them with the real engine."""
@@ -137,7 +146,10 @@ def _item(op, arg, depth: int) -> tuple:
         return ("alt", tuple(_seq(branch, depth) for branch in arg[1]))
     if op is C.AT and arg in KNOWN_ASSERTIONS:
         return ("at", str(arg))
-    raise _Undecided  # back-references, lookarounds, \A \Z and the like
+    if op in (C.ASSERT, C.ASSERT_NOT) and arg[0] == 1:
+        # A lookahead: only regex_automaton models it; the aligner never proves through it.
+        return ("look", op is C.ASSERT, _seq(arg[1], depth))
+    raise _Undecided  # back-references, lookbehinds, \A \Z and the like
 
 
 def _charset(items) -> tuple:
@@ -221,7 +233,7 @@ class _Aligner:
         a = small[0]
         if a[0] == "alt":  # every branch must fit
             return all(self.sub(branch + small[1:], 0, big, 0) for branch in a[1])
-        if a[0] == "at" and self.sub(small, 1, big, 0):
+        if a[0] in ("at", "look") and self.sub(small, 1, big, 0):
             return True  # an assertion only narrows `small`
         if a[0] == "rep" and a[2] != INF and a[2] <= MAX_UNROLL and a[3]:
             unrolled = ("alt", tuple(a[3] * n for n in range(a[1], a[2] + 1)))
