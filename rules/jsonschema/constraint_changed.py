@@ -27,7 +27,7 @@ MESSAGE = '"{keyword}" of "{path}" was changed from {old} to {new}.'
 
 
 def check(pair: SchemaPair, ctx):
-    for delta in deltas.constraints(pair.old, pair.new):
+    for delta in deltas.of(ctx, pair.old, pair.new):
         if delta.change == deltas.CHANGED:
             severity, note = deltas.severity(delta, ctx.options)
             yield SPEC.finding(path=paths.keyword(pair.path, delta.keyword),

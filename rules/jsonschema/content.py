@@ -4,7 +4,7 @@ from __future__ import annotations
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from . import values
+from . import regex_cover, values
 from .flat import Flat
 
 # Annotations do not change what a property accepts, so they do not stop a rename match.
@@ -138,4 +138,24 @@ def may_contain(sub: Flat, sup: Flat) -> bool:
         return False
     if sup.enum is not None and (sub.enum is None or not sub.enum.keys() <= sup.enum.keys()):
         return False
+    if sub.has("string") and sup.patterns and _string_escapes(sub, sup):
+        return False
     return not (sub.has("object") and not sup.required.keys() <= sub.required.keys())
+
+
+def _string_escapes(sub: Flat, sup: Flat) -> bool:
+    """Alternatives told apart by their patterns (`^ES5$`, `^DOM$`) need no full comparison."""
+    if sub.enum is not None or sub.formats or not sub.patterns:
+        return False
+    low, high = sub.counts.get("minLength", 0), sub.counts.get("maxLength")
+    return escaping_sample(sub.patterns, sup.patterns, low, high) is not None
+
+
+def escaping_sample(accepting, rejecting, low: int = 0, high: int | None = None) -> str | None:
+    """A sample string of the `accepting` patterns (lengths low..high) that they all match and
+    some of the `rejecting` patterns does not, checked by the ECMA-262 engine; None if none."""
+    for text in (t for pattern in sorted(accepting) for t in regex_cover.samples(pattern)):
+        if low <= len(text) and (high is None or len(text) <= high) \
+                and all(find(p, text) for p in accepting) and not all(find(p, text) for p in rejecting):
+            return text
+    return None

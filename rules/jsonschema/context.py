@@ -26,6 +26,7 @@ class Context:
         self._rules = tuple(rules)
         self._within_old: Context | None = None
         self.memo: dict = {}  # answers helpers worked out once per comparison
+        self.cuts = 0  # walks stopped at a pair already being compared (recursion)
 
     @property
     def strict(self) -> bool:
@@ -69,7 +70,8 @@ class Context:
 
     def trial_findings(self, old, new) -> list[Finding]:
         """Findings for two alternatives on their own (memoised; a revisit counts as equal)."""
-        key = (id(old), id(new))
+        # By what the two say: the same definition reached along two paths is compared once.
+        key = (old.identity, new.identity)
         if key not in self._trials:
             # Recursive definitions rebuild the same alternative (another line, another Flat):
             # a pair already being compared is assumed compatible (coinduction), as revisits are.
@@ -80,7 +82,7 @@ class Context:
             self._trials[key] = (old, new, [])  # while computing: a revisit counts as equal
             self._comparing.add(facts)
             try:
-                self._trials[key] = (old, new, list(self.run_flat(old, new, "", set(), 0)))
+                self._trials[key] = (old, new, list(self.run_flat(old, new, "", pairs.Seen(), 0)))
             finally:
                 self._comparing.discard(facts)
         return self._trials[key][2]

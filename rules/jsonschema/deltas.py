@@ -72,6 +72,14 @@ def severity(delta: Delta, options) -> tuple[Severity | None, str]:
     return (None if delta.shown else Severity.WARNING), delta.note
 
 
+def of(ctx, old: Flat, new: Flat) -> tuple[Delta, ...]:
+    """constraints(old, new), worked out once per pair (three rules read them)."""
+    key = ("deltas", old.identity, new.identity)
+    if key not in ctx.memo:
+        ctx.memo[key] = (old, new, tuple(constraints(old, new)))
+    return ctx.memo[key][2]
+
+
 def constraints(old: Flat, new: Flat) -> Iterator[Delta]:
     """Every constraint that differs, for the kinds of value both sides accept."""
     if old.empty:
@@ -180,13 +188,16 @@ def _side(version: str, patterns: frozenset) -> str:
 
 
 def _escape(accepting: frozenset, rejecting: frozenset) -> regex_automaton.Verdict:
-    """Automata first; beyond them, the common-shape proof and sample strings of each pattern."""
-    verdict = regex_automaton.escape(accepting, rejecting)
+    """A sample string of the accepting patterns first (cheap: unrelated alternatives are
+    compared by the hundred), then automata, then the common-shape proof."""
+    text = content.escaping_sample(accepting, rejecting)
+    if text is not None and text.isascii() and text.isprintable():
+        return regex_automaton.Verdict(False, text)
+    verdict = regex_automaton.escape(accepting, rejecting)  # a readable string, if it finds one
     if verdict.contained or verdict.witness is not None:
         return verdict
+    if text is not None:
+        return regex_automaton.Verdict(False, text)
     if all(any(regex_cover.covers(r, a) for a in accepting) for r in rejecting):
         return regex_automaton.Verdict(True)
-    for text in (t for a in sorted(accepting) for t in regex_cover.samples(a)):
-        if all(content.find(a, text) for a in accepting) and not all(content.find(r, text) for r in rejecting):
-            return regex_automaton.Verdict(False, text)
     return verdict

@@ -45,6 +45,12 @@ class Flat:
     holders: dict = field(default_factory=dict)  # keyword -> the JSON object that holds it
     # Each anyOf/oneOf alternative taken: (keyword, its list of alternatives, index), as in label
     choices: tuple = ()
+    sources: tuple = ()  # ids of the schema objects merged into this alternative, in order
+
+    @property
+    def identity(self) -> tuple:
+        """What the alternative says, wherever it was reached from (its line aside)."""
+        return (self.sources, self.label, self.types, self.externals)
 
     def has(self, kind: str) -> bool:
         """Whether values of this kind ("number" means number or integer) can be valid."""
@@ -69,7 +75,8 @@ class Flat:
 
     def merge(self, other: "Flat") -> "Flat":
         """Both must hold (allOf)."""
-        out = dataclasses.replace(self, label=self.label + other.label, choices=self.choices + other.choices)
+        out = dataclasses.replace(self, label=self.label + other.label, choices=self.choices + other.choices,
+                                  sources=self.sources + other.sources)
         out.types = values.meet(self.types, other.types)
         if other.enum is not None:
             out.enum = other.enum if self.enum is None else {

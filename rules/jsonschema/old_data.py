@@ -76,7 +76,8 @@ def _discriminated(a: Flat, b: Flat, name: str) -> bool:
 def rejected_elsewhere(ctx, old: Flat, siblings: tuple, name: str) -> bool:
     """Whether every old document that matched `old` without `name` also matched a sibling of
     the same oneOf, so no valid old document lacked `name` there."""
-    lacking = dataclasses.replace(old, props={**old.props, name: (False,)})
+    lacking = dataclasses.replace(old, props={**old.props, name: (False,)},
+                                  sources=old.sources + (("without", name),))
     within = ctx.within_old()
     return any(_exclusive(old, other) and Direction.BACKWARD not in within.trial(lacking, other)
                for other in siblings if other is not old)

@@ -60,12 +60,43 @@ class OverlapPair:
     widened: bool = False  # OLD had an alternative at this place that accepted less
 
 
+class Seen(set):
+    """The pairs one trial comparison has walked, in order (`log`): a walk that cut nothing
+    short is kept with the pairs it covered, and replayed where none of them was seen yet."""
+
+    def __init__(self):
+        super().__init__()
+        self.log: list = []
+
+
 def walk(ctx, old: tuple, new: tuple, path: str, lines: tuple, seen: set, depth: int = 0) -> Iterator:
     """Pairs (and, for alternatives and `not`, findings already made) for two schemas."""
     key = (tuple(map(id, old)), tuple(map(id, new)))
     if key in seen:
+        ctx.cuts += 1
         return  # recursive schemas: each pair of subschemas is compared once
+    if not isinstance(seen, Seen):
+        seen.add(key)
+        yield from _walk(ctx, old, new, path, lines, seen, depth)
+        return
+    # Trials only count findings: a definition used in many places (tsconfig's compilerOptions
+    # under each of the root's alternatives) is walked once, and replayed as it was.
+    walked = ctx.memo.get(("walk", key))
+    if walked is not None and seen.isdisjoint(walked[3]):
+        seen.update(walked[3])
+        seen.log.extend(walked[3])
+        yield from walked[2]
+        return
+    cuts, start = ctx.cuts, len(seen.log)
     seen.add(key)
+    seen.log.append(key)
+    items = list(_walk(ctx, old, new, path, lines, seen, depth))
+    if ctx.cuts == cuts:  # nothing depended on what this trial had walked before
+        ctx.memo[("walk", key)] = (old, new, items, tuple(seen.log[start:]))
+    yield from items
+
+
+def _walk(ctx, old: tuple, new: tuple, path: str, lines: tuple, seen: set, depth: int) -> Iterator:
     if _same(ctx, old, new):
         return
     if depth > MAX_WALK_DEPTH:
@@ -174,10 +205,14 @@ def alternatives(ctx, olds: list[Flat], news: list[Flat], path: str, seen: set, 
 def _fits(ctx, direction: Direction, source: Flat, targets: list[Flat]) -> bool:
     # A finite alternative fits when each of its values is valid under some target, even if
     # no single target takes them all (the sibling alternatives of the one that changed).
-    if instances.each_accepted(source, targets, format_assertion=ctx.options.format_assertion):
-        return True
-    return any(content.may_contain(*_order(direction, source, t))
-               and direction not in ctx.trial(*_order(direction, source, t)) for t in targets)
+    # Asked once per comparison: a definition used in many places has the same alternatives.
+    key = ("fits", direction, source.identity, tuple(t.identity for t in targets))
+    if key not in ctx.memo:
+        ctx.memo[key] = (source, targets, instances.each_accepted(
+            source, targets, format_assertion=ctx.options.format_assertion) or any(
+            content.may_contain(*_order(direction, source, t))
+            and direction not in ctx.trial(*_order(direction, source, t)) for t in targets))
+    return ctx.memo[key][2]
 
 
 def _parts(ctx, direction: Direction, source: Flat, targets: list[Flat]) -> list[Flat]:
@@ -194,11 +229,19 @@ def _order(direction: Direction, source, target) -> tuple:
 
 def _closest(ctx, direction: Direction, source: Flat, targets: list[Flat]) -> Flat | None:
     """The alternative sharing values with `source` that needs the fewest changes, if any."""
+    key = ("closest", direction, source.identity, tuple(t.identity for t in targets))
+    if key not in ctx.memo:
+        ctx.memo[key] = (source, targets, _nearest(ctx, direction, source, targets))
+    found = ctx.memo[key][2]
+    return None if found is None else targets[found]
+
+
+def _nearest(ctx, direction: Direction, source: Flat, targets: list[Flat]) -> int | None:
     near = [t for t in targets if content.may_overlap(source, t)]
     # Compare in full only with the few most alike by property names (alternatives can be many).
     near = sorted(near, key=lambda t: -len(source.props.keys() & t.props.keys()))[:MAX_CANDIDATES]
     scored = [(len(ctx.trial_findings(*_order(direction, source, t))), i, t) for i, t in enumerate(near)]
-    return min(scored)[2] if scored else None
+    return next(i for i, t in enumerate(targets) if t is min(scored)[2]) if scored else None
 
 
 def _overlaps(ctx, olds: list[Flat], news: list[Flat], path: str) -> Iterator:

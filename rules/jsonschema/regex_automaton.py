@@ -12,6 +12,7 @@ accepts and the second rejects (checked by the real engine before it is believed
 """
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
@@ -43,13 +44,15 @@ UNDECIDED = Verdict(False)
 def escape(accepting: frozenset, rejecting: frozenset) -> Verdict:
     """Is there a string every pattern of `accepting` finds a match in and some pattern of
     `rejecting` does not? (The patterns of one side all hold: JSON Schema's allOf.)"""
+    if rejecting <= accepting:
+        return Verdict(True)  # every pattern that must reject already had to match
     try:
         return _escape(tuple(sorted(accepting)), tuple(sorted(rejecting)))
     except (_Undecided, RecursionError):
         return UNDECIDED
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4096)
 def _escape(accepting: tuple, rejecting: tuple) -> Verdict:
     shapes = {pattern: _components(pattern) for pattern in accepting + rejecting}
     atoms = _atoms([item for parts in shapes.values() for _sign, seq in parts for item in _sets(seq)])
@@ -120,17 +123,28 @@ class _Automaton:
 
     def __init__(self, seq: tuple, atoms: list):
         self.atoms = atoms
+        self._by_start = sorted(range(len(atoms)), key=lambda i: atoms[i][0])
+        self._starts = [atoms[i][0] for i in self._by_start]
         self.eps: list[list[int]] = []
         self.moves: list[list[tuple]] = []  # (atom indexes, target)
         self.anchor: list[list[tuple[str, int]]] = []
         start, anywhere = self._state(), (("rep", 0, regex_cover.INF, (("set", regex_cover.ALL),)),)
         self.final = self._build(anywhere + seq + anywhere, start)
+        self.live = self._live()
         self._ids: dict = {}
         self.subsets: list[frozenset] = []
         self.accepting: list[bool] = []
         self._next: list = []
         self.start = self._intern(self._closure({start}, at_start=True), at_start=True)
         self.dead = self._intern(frozenset(), at_start=False)
+
+    def _covered(self, ranges: tuple) -> frozenset:
+        """The atoms inside the ranges (no atom straddles a range's end)."""
+        found = set()
+        for lo, hi in ranges:
+            first, last = bisect_left(self._starts, lo), bisect_right(self._starts, hi)
+            found.update(self._by_start[first:last])
+        return frozenset(found)
 
     def _state(self) -> int:
         if len(self.eps) >= MAX_NFA_STATES:
@@ -149,9 +163,7 @@ class _Automaton:
         kind = item[0]
         out = self._state()
         if kind == "set":
-            wanted = frozenset(i for i, (lo, hi) in enumerate(self.atoms)
-                               if any(a <= lo and hi <= b for a, b in item[1]))
-            self.moves[at].append((wanted, out))
+            self.moves[at].append((self._covered(item[1]), out))
         elif kind == "alt":
             for branch in item[1]:
                 self.eps[self._build(branch, at)].append(out)
@@ -176,6 +188,23 @@ class _Automaton:
             raise _Undecided  # \b, \B, or a lookahead not at the start
         return out
 
+    def _live(self) -> set[int]:
+        """States from which the final one can still be reached past the first character
+        (`^` holds only at the start, whose closure already went through it)."""
+        back: dict[int, list[int]] = {}
+        for state in range(len(self.eps)):
+            targets = self.eps[state] + [t for _w, t in self.moves[state]]
+            targets += [t for kind, t in self.anchor[state] if kind == END]
+            for target in targets:
+                back.setdefault(target, []).append(state)
+        live, stack = {self.final}, [self.final]
+        while stack:
+            for source in back.get(stack.pop(), ()):
+                if source not in live:
+                    live.add(source)
+                    stack.append(source)
+        return live
+
     def _closure(self, states, *, at_start: bool, at_end: bool = False) -> frozenset:
         seen, stack = set(states), list(states)
         while stack:
@@ -190,6 +219,8 @@ class _Automaton:
         return frozenset(seen)
 
     def _intern(self, subset: frozenset, *, at_start: bool) -> int:
+        if not at_start and self.live.isdisjoint(subset):
+            subset = frozenset()  # can never match again: the same as having no state at all
         key = (subset, at_start)
         if key not in self._ids:
             if len(self.subsets) >= MAX_SUBSETS:
@@ -208,8 +239,14 @@ class _Automaton:
                 for wanted, target in self.moves[nfa_state]:
                     for index in wanted:
                         targets[index].add(target)
-            self._next[state] = [self._intern(self._closure(t, at_start=False), at_start=False)
-                                 for t in targets]
+            # Most characters lead to the same few subsets: each is closed and interned once.
+            interned: dict[frozenset, int] = {}
+            for index, target in enumerate(targets):
+                key = frozenset(target)
+                if key not in interned:
+                    interned[key] = self._intern(self._closure(key, at_start=False), at_start=False)
+                targets[index] = interned[key]
+            self._next[state] = targets
         return self._next[state][atom]
 
 

@@ -60,16 +60,15 @@ def shape(pattern: str) -> tuple | None:
 def samples(pattern: str) -> list[str]:
     """A few short strings shaped by the pattern (one per alternative), unchecked; [] if the
     pattern is beyond this module. Callers check them with the real engine."""
+    return list(_samples_of(pattern))
+
+
+@lru_cache(maxsize=1024)
+def _samples_of(pattern: str) -> tuple[str, ...]:
     try:
-        return _samples(_normal(pattern))
+        return tuple(_samples(_normal(pattern)))
     except _Undecided:
-        return []
-
-
-def escapes(wide: str, narrow: str, find) -> bool:
-    """Whether a sample string `narrow` matches is rejected by `wide` (proof of non-cover).
-    `find(pattern, text)` is the ECMA-262 search, so samples are checked by the real engine."""
-    return any(find(narrow, text) and not find(wide, text) for text in samples(narrow))
+        return ()
 
 
 def _samples(seq: tuple) -> list[str]:
@@ -89,7 +88,7 @@ def _samples(seq: tuple) -> list[str]:
 
 def _chars(ranges: tuple) -> list[str]:
     """A preferred character of the class, then each range's ends (a removed member shows)."""
-    preferred = [c for c in PREFERRED if _within(((ord(c), ord(c)),), ranges)][:1]
+    preferred = [c for c in PREFERRED if any(lo <= ord(c) <= hi for lo, hi in ranges)][:1]
     ends = [chr(code) for lo, hi in ranges[:MAX_CLASS_SAMPLES] for code in (lo, hi)
             if not SURROGATES[0] <= code <= SURROGATES[1]]  # not text on their own
     return list(dict.fromkeys(preferred + ends))[:MAX_CLASS_SAMPLES]

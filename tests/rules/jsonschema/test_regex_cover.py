@@ -26,8 +26,8 @@ def test_non_superset_is_never_claimed(wide, narrow):
 
 
 def test_a_sample_string_proves_non_cover_with_the_real_engine():
-    assert regex_cover.escapes("^[0-9]+$", "^[a-z]+$", content.find)
-    assert not regex_cover.escapes("^.+$", "^[a-z]+$", content.find)
+    assert content.escaping_sample(["^[a-z]+$"], ["^[0-9]+$"]) is not None
+    assert content.escaping_sample(["^[a-z]+$"], ["^.+$"]) is None
 
 
 def test_nested_repeats_stay_bounded():
