@@ -17,6 +17,8 @@ FORMAT_ANNOTATION = (' "format" is an annotation unless validators assert it, so
 PATTERN_UNDECIDED = (" No string was found that one pattern accepts and the other rejects, and neither"
                      " was shown to accept every string the other does (compared: alternatives,"
                      " character classes, anchors, repeats, leading lookaheads); a warning until one is.")
+STRICT_PATTERN = (" Confluent's registry refuses any change to a pattern (PATTERN_CHANGED), which the"
+                  " strict policy follows; semantically {semantics}.")
 PATTERN_WITNESS = " For example {text} is accepted by {accepting} and rejected by {rejecting}."
 MAX_SHOWN = 5  # enum values quoted in a message
 # keyword -> the kind of value it constrains
@@ -76,11 +78,11 @@ def of(ctx, old: Flat, new: Flat) -> tuple[Delta, ...]:
     """constraints(old, new), worked out once per pair (three rules read them)."""
     key = ("deltas", old.identity, new.identity)
     if key not in ctx.memo:
-        ctx.memo[key] = (old, new, tuple(constraints(old, new)))
+        ctx.memo[key] = (old, new, tuple(constraints(old, new, strict=ctx.strict)))
     return ctx.memo[key][2]
 
 
-def constraints(old: Flat, new: Flat) -> Iterator[Delta]:
+def constraints(old: Flat, new: Flat, *, strict: bool = False) -> Iterator[Delta]:
     """Every constraint that differs, for the kinds of value both sides accept."""
     if old.empty:
         return  # nothing was valid: no constraint can reject old data, the type rules say the rest
@@ -92,7 +94,7 @@ def constraints(old: Flat, new: Flat) -> Iterator[Delta]:
         yield from _bound(old.upper, new.upper, lower=False)
         yield from _multiples(old.multiples, new.multiples)
     if old.has("string") and new.has("string"):
-        yield from _patterns(old.patterns, new.patterns)
+        yield from _patterns(old.patterns, new.patterns, strict)
         yield from _sets("format", old.formats, new.formats)
     if old.has("array") and new.has("array"):
         if old.unique != new.unique:
@@ -163,12 +165,16 @@ def _sets(keyword: str, old: frozenset, new: frozenset) -> Iterator[Delta]:
         yield Delta(keyword, change, show(old), show(new))
 
 
-def _patterns(old: frozenset, new: frozenset) -> Iterator[Delta]:
+def _patterns(old: frozenset, new: frozenset, strict: bool = False) -> Iterator[Delta]:
     """All patterns must hold. A change is an error only with a string in hand that shows it:
-    old data the new patterns reject (tightened), or new data the old ones reject (loosened)."""
+    old data the new patterns reject (tightened), or new data the old ones reject (loosened).
+    Strict: Confluent's registry refuses any pattern replaced by another (PATTERN_CHANGED)."""
     if old == new:
         return
     back, forth = _escape(old, new), _escape(new, old)
+    if strict and old and new:
+        yield _confluent_change(old, new, back, forth)
+        return
     if back.contained and forth.contained:
         return  # the same strings, spelled differently
     change = LOOSENED if back.contained else TIGHTENED if forth.contained else CHANGED
@@ -179,6 +185,20 @@ def _patterns(old: frozenset, new: frozenset) -> Iterator[Delta]:
              if breaks and found.witness is not None]
     show = lambda items: ", ".join(map(json.dumps, sorted(items))) or "none"
     yield Delta("pattern", change, show(old), show(new), "".join(notes) or PATTERN_UNDECIDED, shown=bool(notes))
+
+
+def _confluent_change(old: frozenset, new: frozenset, back, forth) -> Delta:
+    """A pattern replaced, as Confluent classifies it, saying what the semantics would."""
+    if back.contained and forth.contained:
+        semantics = "both accept the same strings"
+    elif back.contained:
+        semantics = "the new pattern accepts every string the old one does"
+    elif forth.contained:
+        semantics = "the old pattern accepts every string the new one does"
+    else:
+        semantics = "neither accepts every string the other does"
+    show = lambda items: ", ".join(map(json.dumps, sorted(items)))
+    return Delta("pattern", CHANGED, show(old), show(new), STRICT_PATTERN.format(semantics=semantics))
 
 
 def _side(version: str, patterns: frozenset) -> str:
