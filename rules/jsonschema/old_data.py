@@ -33,6 +33,10 @@ def cannot_match(ctx, old: Flat, new: Flat) -> bool:
     taken = [options[index] for _keyword, options, index in new.choices]
     if any(untouched.same(ctx, gone, kept) for gone in failed for kept in taken):
         return True  # `new` still demands an alternative that such data failed
+    for (old_keyword, old_options, matched), (_keyword, new_options, index) in zip(old.choices, new.choices):
+        if old_keyword == "oneOf" and index != matched and index < len(old_options) \
+                and Direction.FORWARD not in ctx.breaks((old_options[index],), (new_options[index],)):
+            return True  # ... or one that accepts nothing more than an alternative it failed
     if any(_objects_only(ctx, gone) for gone in failed):
         # Every value but an object matches that alternative, so such data is an object.
         old = dataclasses.replace(old, types=values.meet(old.types, OBJECT)).finish()

@@ -12,8 +12,8 @@ document valid under the old schema can match it besides its own: two alternativ
 apart by a discriminator `const` or `enum` (also against `"not": {"enum": [...]}`), by their
 types, by a property one requires and the other forbids (`false`, `{"not": {}}`, or undeclared
 in a closed object), by an alternative such data already failed in the old `oneOf` and that
-did not change (a property added beside an unchanged `oneOf`), and, under the lenient policy,
-by a property the new alternative requires that the old one does not declare.
+did not change or only narrowed (a property added beside an unchanged `oneOf`), and, under the
+lenient policy, by a property the new alternative requires that the old one does not declare.
 
 Fix: use `anyOf`, or make the alternatives disjoint (a distinct `type`, or a discriminator
 property with a different `const` in each).
