@@ -10,7 +10,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from ..jsonschema import regex_cover
+from ..jsonschema import regex_automaton, regex_cover
 from ..jsonschema.refs import External
 from .budget import Allowance, TooBig
 from .schemaview import alternatives, item_schemas, kind_of, kinds, open_to
@@ -24,6 +24,8 @@ BOUND_KEYS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "mul
               "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties")
 ITEMS, EXTRA = ("items",), ("extra",)  # location steps: an array's items, an undeclared property
 UNDECLARED = "undeclared"  # the property a strict-policy writer may add to an open model
+MAX_BORROWED = 4  # names declared elsewhere that a strict-policy writer may add to an open model
+MAX_RIVALS = 4  # other patterns a pattern's string is set against (a string one accepts, one not)
 
 
 @dataclass
@@ -54,6 +56,12 @@ class Pool:
                 if isinstance(node.get(key), list):
                     numbers.update({len(node[key]), len(node[key]) + 1})
         self.numbers = sorted(numbers)
+        # Declared names: a strict writer may give one to an object that does not declare it
+        # (a sibling oneOf alternative's property, holding what only the new version accepts).
+        self.patterns = sorted({node["pattern"] for d in documents for node in _nodes(d)
+                                if isinstance(node.get("pattern"), str)})
+        self.names = sorted({name for node in (n for d in documents for n in _nodes(d))
+                             if isinstance(node.get("properties"), dict) for name in node["properties"]})
         edges = {n + d for n in self.numbers for d in (-1, -0.5, 0, 0.5, 1)} | {n * 2 for n in self.numbers}
         self.scalars = _unique(list(SCALARS) + values + sorted(edges))
         lengths = {int(n) + d for n in self.numbers for d in (-1, 0, 1) if 0 <= int(n) + d <= MAX_LENGTH}
@@ -123,6 +131,8 @@ class Instance:
             out += [_const(matching)] if matching is not None else []
             # one string per alternative of the pattern: a removed alternative shows its break
             out += [_const(text) for text in self._samples(schema["pattern"]) if text != matching]
+            out += [_const(text) for text in _witnesses(schema["pattern"], self.pool.patterns)
+                    if len(text) <= self.allowance.left]
         out += [_const(v) for v in self.pool.scalars if kind_of(v) in allowed]
         return out
 
@@ -150,6 +160,9 @@ class Instance:
         sets.append(base + optional)
         extra = open_to(schema, self.strict)
         if extra is not None:  # a map's entry, or (strict) anything, named as the finding says
+            if self.strict and extra is True:
+                borrowed = [n for n in self.pool.names if n not in props and n not in base]
+                sets += [base + [(EXTRA, name, extra)] for name in borrowed[:MAX_BORROWED]]
             first = (EXTRA, wanted if wanted and wanted not in props else UNDECLARED, extra)
             sets.append(base + [first])
             sets.append(base + [first, (EXTRA, UNDECLARED + "2", extra)])  # for maxProperties
@@ -214,6 +227,14 @@ def _name_matching(pattern: str, pool: Pool) -> str | None:
         if regex.find(name) is not None:
             return name
     return None
+
+
+def _witnesses(pattern: str, patterns: list) -> list[str]:
+    """Strings `pattern` accepts that another pattern of either version rejects (a pattern
+    changed in place shows its break with one)."""
+    rivals = [p for p in patterns if p != pattern][:MAX_RIVALS]
+    found = (regex_automaton.escape(frozenset([pattern]), frozenset([rival])).witness for rival in rivals)
+    return [text for text in found if text is not None]
 
 
 def _const(value):

@@ -56,24 +56,28 @@ def covers(wide: str, narrow: str) -> bool:
         return False
 
 
+def shape(pattern: str) -> tuple | None:
+    """The pattern as a sequence of ("set", ranges), ("rep", low, high, seq), ("alt", seqs),
+    ("at", assertion) and ("look", positive, seq) items; None if beyond this module."""
+    try:
+        return _normal(pattern)
+    except _Undecided:
+        return None
+
+
 def samples(pattern: str, max_chars: int = MAX_SAMPLE_CHARS) -> list[str]:
     """A few short strings shaped by the pattern (one per alternative), unchecked; [] if the
     pattern is beyond this module. Callers check them with the real engine. Samples longer
     than max_chars are left out unbuilt; TooLong when that leaves none."""
+    return list(_samples_of(pattern, max_chars))
+
+
+@lru_cache(maxsize=1024)
+def _samples_of(pattern: str, max_chars: int) -> tuple[str, ...]:
     try:
-        return _samples(_normal(pattern), max_chars)
+        return tuple(_samples(_normal(pattern), max_chars))
     except _Undecided:
-        return []
-
-
-def escapes(wide: str, narrow: str, find) -> bool:
-    """Whether a sample string `narrow` matches is rejected by `wide` (proof of non-cover).
-    `find(pattern, text)` is the ECMA-262 search, so samples are checked by the real engine."""
-    try:
-        drawn = samples(narrow)
-    except TooLong:
-        return False  # no sample short enough to try: not proven
-    return any(find(narrow, text) and not find(wide, text) for text in drawn)
+        return ()
 
 
 def _samples(seq: tuple, max_chars: int) -> list[str]:
@@ -108,7 +112,7 @@ def _fitting(branch: tuple, max_chars: int) -> list[str]:
 
 def _chars(ranges: tuple) -> list[str]:
     """A preferred character of the class, then each range's ends (a removed member shows)."""
-    preferred = [c for c in PREFERRED if _within(((ord(c), ord(c)),), ranges)][:1]
+    preferred = [c for c in PREFERRED if any(lo <= ord(c) <= hi for lo, hi in ranges)][:1]
     ends = [chr(code) for lo, hi in ranges[:MAX_CLASS_SAMPLES] for code in (lo, hi)
             if not SURROGATES[0] <= code <= SURROGATES[1]]  # not text on their own
     return list(dict.fromkeys(preferred + ends))[:MAX_CLASS_SAMPLES]
@@ -165,7 +169,10 @@ def _item(op, arg, depth: int) -> tuple:
         return ("alt", tuple(_seq(branch, depth) for branch in arg[1]))
     if op is C.AT and arg in KNOWN_ASSERTIONS:
         return ("at", str(arg))
-    raise _Undecided  # back-references, lookarounds, \A \Z and the like
+    if op in (C.ASSERT, C.ASSERT_NOT) and arg[0] == 1:
+        # A lookahead: only regex_automaton models it; the aligner never proves through it.
+        return ("look", op is C.ASSERT, _seq(arg[1], depth))
+    raise _Undecided  # back-references, lookbehinds, \A \Z and the like
 
 
 def _charset(items) -> tuple:
@@ -249,7 +256,7 @@ class _Aligner:
         a = small[0]
         if a[0] == "alt":  # every branch must fit
             return all(self.sub(branch + small[1:], 0, big, 0) for branch in a[1])
-        if a[0] == "at" and self.sub(small, 1, big, 0):
+        if a[0] in ("at", "look") and self.sub(small, 1, big, 0):
             return True  # an assertion only narrows `small`
         if a[0] == "rep" and a[2] != INF and a[2] <= MAX_UNROLL and a[3]:
             unrolled = ("alt", tuple(a[3] * n for n in range(a[1], a[2] + 1)))

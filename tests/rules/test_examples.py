@@ -53,6 +53,9 @@ ADJUDICATED = {
         "The string's other constraint is a target outside the repository (not read).",
     "jsonschema/JSONSCHEMA_PROPERTY_ADDED/external-schema-open-model-strict":
         "The new property's schema is a target outside the repository (not read).",
+    "jsonschema/JSONSCHEMA_CONSTRAINT_CHANGED/pattern-widened-strict-follows-confluent":
+        "Strict is Confluent's classification: any pattern replaced is refused (PATTERN_CHANGED), "
+        "although this one only widens, so no record breaks; the finding says so.",
     "protobuf/PROTO_FIELD_JSON_TYPE_CHANGED/int32-to-int64":
         "False alarm in backward mode: an int32 JSON number is valid int64 JSON (ProtoJSON "
         "parsers take 64-bit integers as numbers or strings). The break is forward only: an "

@@ -27,8 +27,8 @@ def test_non_superset_is_never_claimed(wide, narrow):
 
 
 def test_a_sample_string_proves_non_cover_with_the_real_engine():
-    assert regex_cover.escapes("^[0-9]+$", "^[a-z]+$", content.find)
-    assert not regex_cover.escapes("^.+$", "^[a-z]+$", content.find)
+    assert content.escaping_sample(["^[a-z]+$"], ["^[0-9]+$"]) is not None
+    assert content.escaping_sample(["^[a-z]+$"], ["^.+$"]) is None
 
 
 def test_nested_repeats_stay_bounded():
@@ -71,7 +71,7 @@ def test_a_sample_longer_than_allowed_is_never_built(pattern, max_chars, expecte
 def test_non_cover_is_not_claimed_from_a_sample_too_long_to_build():
     tracemalloc.start()
     try:
-        assert not regex_cover.escapes("^b", f"^{HUGE}$", content.find)
+        assert content.escaping_sample({f"^{HUGE}$"}, {"^b"}) is None
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
