@@ -10,6 +10,7 @@ from ..limits import MAX_WALK_DEPTH
 from ..model import Direction, SchemaError
 from . import content, instances, paths
 from .flat import Flat
+from .drafts import ALL_REFERENCES
 from .refs import External
 
 MAX_CANDIDATES = 8  # alternatives compared in full to find the nearest counterpart of one
@@ -98,7 +99,7 @@ def _same(ctx, old: tuple, new: tuple) -> bool:
     if isinstance(old_schema, External) or isinstance(new_schema, External):
         return False
     old_text = json.dumps(old_schema, sort_keys=True)
-    if '"$ref"' in old_text:
+    if any(f'"{keyword}"' in old_text for keyword in ALL_REFERENCES):
         return False  # a reference's target may differ even where its text does not
     return old_text == json.dumps(new_schema, sort_keys=True)
 
