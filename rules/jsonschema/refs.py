@@ -178,16 +178,20 @@ class Refs:
         other = next((base for schema, base in self._bases.values()
                       if base not in bases and _declares(schema, anchor)), None)
         if other is not None:
-            return self._unresolved(node, keyword, DYNAMIC_SCOPE, other=self._shown(
-                self._declared.get(other, other)), anchor=_anchor_shown(anchor))
+            return self._unresolved(node, keyword, DYNAMIC_SCOPE, other=self._file_of(other),
+                                    anchor=_anchor_shown(anchor))
         return found if outer is None else outer
 
     def _searched_in(self, node: dict, keyword: str, target: str) -> str:
         """The file a reference's pointer or anchor was looked for in ("this file" when it is
         the one holding the reference)."""
-        uri = self._declared.get(target, target)
-        path = self.file if uri == uri_of(self.file) else (self._path_of(uri) or _shown(uri))
+        path = self._file_of(target)
         return "this file" if path == getattr(_line(node, keyword), "file", self.file) else path
+
+    def _file_of(self, uri: str) -> str:
+        """The file a document's URI (its path or `$id`) names, spelled as the set spells it."""
+        uri = self._declared.get(uri, uri)
+        return self.file if uri == uri_of(self.file) else (self._path_of(uri) or _shown(uri))
 
     def _unresolved(self, node: dict, keyword: str, template: str, elsewhere: dict | None = None,
                     **more: str) -> External:
