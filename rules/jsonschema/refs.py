@@ -44,6 +44,11 @@ CIRCULAR = '{keyword} "{ref}" is circular: it only ever points at other referenc
 NOT_A_SCHEMA = '{keyword} "{ref}" points at a value that is not a schema'
 # 2019-09 defines `$recursiveRef` for "#" only; validators read any other value differently.
 RECURSIVE_ONLY_ROOT = '{keyword} "{ref}" is not supported: only "#" is defined'
+# A dynamic reference of another draft: readers of this file's draft ignore it, readers of the
+# draft defining it follow it (jsonschema's default, without "$schema", is the latest), so
+# what the file means depends on the reader: fail closed rather than read it as "anything".
+NOT_IN_DRAFT = ('{keyword} "{ref}" was not checked: {draft}, the draft this file is read as, '
+                'does not define {keyword} (declare the "$schema" it was written for)')
 # A dynamic reference's target is the outermost resource of the dynamic scope declaring its
 # anchor. The engine knows the checked document (outermost) and the reference's static target;
 # a third resource declaring the anchor may sit between them, and which one applies is not known.
@@ -113,10 +118,10 @@ class Refs:
             self._bases[id(schema)] = (schema, base)
 
     def keywords_in(self, node: object) -> tuple[str, ...]:
-        """The reference keywords `node` holds that its draft reads (`$ref`, `$dynamicRef`...)."""
+        """The reference keywords `node` holds (`$ref`, `$dynamicRef`...), of any draft."""
         if not isinstance(node, dict):
             return ()
-        return tuple(key for key in self.draft.reference_keywords if isinstance(node.get(key), str))
+        return tuple(key for key in drafts.ALL_REFERENCES if isinstance(node.get(key), str))
 
     def target(self, node: dict, keyword: str = "$ref") -> object:
         """What `node[keyword]` points at: a schema, or External. SchemaError when dangling."""
@@ -134,6 +139,8 @@ class Refs:
         """A reference's static target, found the same way whatever its keyword; a dynamic
         one then moves to the outermost resource declaring its anchor (_dynamic)."""
         ref = node[keyword]
+        if keyword not in self.draft.reference_keywords:
+            return self._unresolved(node, keyword, NOT_IN_DRAFT, draft=self.draft.value)
         if keyword == "$recursiveRef" and ref != "#":
             return self._unresolved(node, keyword, RECURSIVE_ONLY_ROOT)
         base = self.base_of(node)
