@@ -53,7 +53,8 @@ class Flattener:
         result = [own(node, self.doc.draft, getattr(node, "line", line))]
         if not self.doc.refs.is_plain_ref(node):  # each reference applies beside the siblings
             for keyword in self.doc.refs.keywords_in(node):
-                result = self._product(result, self._one(self.doc.refs.target(node, keyword), line), line)
+                target = self.doc.refs.target(node, keyword)
+                result = self._product(result, self._one(target, line), line)
         for sub in node.get("allOf", ()):
             result = self._product(result, self._one(sub, line), line)
         for keyword in ("anyOf", "oneOf"):

@@ -9,8 +9,8 @@ from typing import Iterator
 from ..limits import MAX_WALK_DEPTH
 from ..model import Direction, SchemaError
 from . import content, instances, paths
-from .flat import Flat
 from .drafts import ALL_REFERENCES
+from .flat import Flat
 from .refs import External
 
 MAX_CANDIDATES = 8  # alternatives compared in full to find the nearest counterpart of one

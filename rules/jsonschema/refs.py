@@ -33,7 +33,8 @@ FILE_BASE = "file:///"  # a document without an `$id` is known by its path in th
 DANGLING = '{keyword} "{ref}" does not point at anything in {searched}'
 NO_FILE = '{keyword} "{ref}" does not resolve: there is no schema file {path}'
 # Named by the reference as written alone: whether such a file exists is never told.
-OUTSIDE_CHECKOUT = '{keyword} "{ref}" does not resolve: it points outside the checkout, which is never read'
+OUTSIDE_CHECKOUT = ('{keyword} "{ref}" does not resolve: it points outside the checkout, '
+                    'which is never read')
 NO_ID = '{keyword} "{ref}" does not resolve: no schema file declares the $id {uri}'
 # A limit, not the repository, left the target out: the reference is never taken for one to a
 # document outside the repository (jsonschema.outside), and a base's is never excused.
@@ -117,8 +118,10 @@ class Refs:
                     self._ambiguous.setdefault(base, (first, uri))
             self._bases[id(schema)] = (schema, base)
 
-    def keywords_in(self, node: object) -> tuple[str, ...]:
-        """The reference keywords `node` holds (`$ref`, `$dynamicRef`...), of any draft."""
+    @staticmethod
+    def keywords_in(node: object) -> tuple[str, ...]:
+        """The reference keywords `node` holds (`$ref`, `$dynamicRef`...), of any draft: one
+        its draft does not define fails when looked up (NOT_IN_DRAFT)."""
         if not isinstance(node, dict):
             return ()
         return tuple(key for key in drafts.ALL_REFERENCES if isinstance(node.get(key), str))
@@ -152,7 +155,8 @@ class Refs:
         try:
             found = self._registry.resolver(base_uri=base).lookup(ref).contents
         except (PointerToNowhere, NoSuchAnchor):
-            return self._unresolved(node, keyword, DANGLING, searched=self._searched_in(node, keyword, target))
+            searched = self._searched_in(node, keyword, target)
+            return self._unresolved(node, keyword, DANGLING, searched=searched)
         except Unresolvable:
             why = self._left_out(target)
             if why is not None:
@@ -408,10 +412,9 @@ def reference_uris(root: object, file: str) -> frozenset[str]:
 
 
 def _written(schema: object) -> list[str]:
-    """A schema object's references of any draft, as written: over-fetching one a draft
-    ignores costs a file, missing one would leave its target out of the set."""
-    return [schema[key] for key in drafts.ALL_REFERENCES
-            if isinstance(schema, dict) and isinstance(schema.get(key), str)]
+    """A schema object's references of any draft, as written: one its draft does not define
+    still fails the file, so its target belongs in the set as much as a `$ref`'s."""
+    return [schema[key] for key in Refs.keywords_in(schema)]
 
 
 def _with_bases(root: object, draft: Draft, uri: str) -> Iterator[tuple[dict, str, bool]]:

@@ -59,7 +59,8 @@ class Case:
 CASES = {
     # The reproductions: each was "from integer to anything", compatible, exit 0.
     "dynamic-ref-missing-file": Case(_age(D2020, {"$dynamicRef": "other.schema.json#x"}), 2,
-                                     ('$dynamicRef "other.schema.json#x" does not resolve', A), {"age": 5}, None),
+                                     ('$dynamicRef "other.schema.json#x" does not resolve', A),
+                                     {"age": 5}, None),
     "dynamic-ref-missing-anchor": Case(_age(D2020, {"$dynamicRef": "#nope"}), 2,
                                        ('$dynamicRef "#nope" does not point at anything in this file', A),
                                        {"age": 5}, None),
@@ -82,8 +83,8 @@ CASES = {
         _age(D2020, {"$dynamicRef": "#/$defs/i"}, **{"$defs": {"i": {"type": "integer"}}}), 0,
         ("compatible",), {"age": 5}, True),
     "recursive-ref-to-the-root": Case(
-        _age(D2019, {"type": "integer"}, **{"$recursiveAnchor": True,
-                                           "properties": {"age": {"type": "integer"}, "child": {"$recursiveRef": "#"}}}),
+        {"$schema": D2019, "$recursiveAnchor": True, "type": "object",
+         "properties": {"age": {"type": "integer"}, "child": {"$recursiveRef": "#"}}},
         1, ("JSONSCHEMA_TYPE_CHANGED",), {"child": "x"}, False,
         old={"type": "object", "properties": {"age": {"type": "integer"}, "child": {"type": "string"}}}),
     # Bookended: the outermost resource declaring the anchor (the checked document) decides.
@@ -93,8 +94,9 @@ CASES = {
         _ages({"type": "string"}), 1, ("JSONSCHEMA_TYPE_CHANGED",), {"ages": [5]}, False,
         {"list.json": LIST}, OLD_AGES),
     "dynamic-anchor-in-between-is-not-guessed": Case(
-        _ages(None, via="mid.json"), 2, ('$dynamicRef "#item" was not checked: its target depends on the '
-                                         'dynamic scope', 'mid.json also declares $dynamicAnchor "item"'), {"ages": [5]}, False,
+        _ages(None, via="mid.json"), 2,
+        ('$dynamicRef "#item" was not checked: its target depends on the dynamic scope',
+         'mid.json also declares $dynamicAnchor "item"'), {"ages": [5]}, False,
         {"list.json": LIST, "mid.json": MID}, OLD_AGES),
 }
 
