@@ -131,6 +131,11 @@ class SiblingSchemas(Mapping):
             raise KeyError(key)
         return other
 
+    def outside(self, key: str) -> bool:
+        """Whether a path a reference names lies outside the checkout: never read, and whether
+        such a file exists is never told."""
+        return not Path(key).resolve().is_relative_to(_checkout(self._own, self._root))
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._load())
 

@@ -51,8 +51,10 @@ class Flattener:
 
     def _combine(self, node: dict, line: int) -> list[Flat]:
         result = [own(node, self.doc.draft, getattr(node, "line", line))]
-        if isinstance(node.get("$ref"), str) and not self.doc.refs.is_plain_ref(node):
-            result = self._product(result, self._one(self.doc.refs.target(node), line), line)
+        if not self.doc.refs.is_plain_ref(node):  # each reference applies beside the siblings
+            for keyword in self.doc.refs.keywords_in(node):
+                target = self.doc.refs.target(node, keyword)
+                result = self._product(result, self._one(target, line), line)
         for sub in node.get("allOf", ()):
             result = self._product(result, self._one(sub, line), line)
         for keyword in ("anyOf", "oneOf"):

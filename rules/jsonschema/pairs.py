@@ -9,6 +9,7 @@ from typing import Iterator
 from ..limits import MAX_WALK_DEPTH
 from ..model import Direction, SchemaError
 from . import content, instances, old_data, paths
+from .drafts import ALL_REFERENCES
 from .flat import Flat
 from .refs import External
 
@@ -130,7 +131,7 @@ def _same(ctx, old: tuple, new: tuple) -> bool:
     if isinstance(old_schema, External) or isinstance(new_schema, External):
         return False
     old_text = json.dumps(old_schema, sort_keys=True)
-    if '"$ref"' in old_text:
+    if any(f'"{keyword}"' in old_text for keyword in ALL_REFERENCES):
         return False  # a reference's target may differ even where its text does not
     return old_text == json.dumps(new_schema, sort_keys=True)
 

@@ -79,3 +79,25 @@ def test_an_unchanged_user_the_change_leaves_unresolvable_fails_the_check(github
                and case.reference in a["message"] and f'"{case.changed}"' in a["message"]
                for a in run.annotations), run.annotations
     assert case.user in run.output["summary"]
+
+
+# A `$dynamicRef` is a reference in the App too: its target file is fetched and compared, never
+# read as "anything" (issue 18 item 2 follow-up).
+ORDER_2020 = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+              "properties": {"id": {"type": "string"}, "total": {"type": "integer"}}}
+BY_DYNAMIC_REF = {**ORDER_2020, "properties": {**ORDER_2020["properties"],
+                                               "total": {"$dynamicRef": "money.schema.json"}}}
+
+
+def _dynamic_ref_review(github, app_url, money: str):
+    repo, pull = open_pull(github, {"schemas/order.schema.json": json.dumps(ORDER_2020, indent=2),
+                                    "schemas/money.schema.json": json.dumps({"type": money}, indent=2)},
+                           {"schemas/order.schema.json": json.dumps(BY_DYNAMIC_REF, indent=2)})
+    return review_of(github, app_url, repo, pull)
+
+
+def test_a_dynamic_ref_is_compared_by_the_file_it_names(github, app_url):
+    run = _dynamic_ref_review(github, app_url, "string")
+    assert run.conclusion == "failure", run.output
+    assert any("JSONSCHEMA_TYPE_CHANGED" in a["title"] + a["message"] for a in run.annotations), run.annotations
+    assert _dynamic_ref_review(github, app_url, "integer").conclusion == "success"
