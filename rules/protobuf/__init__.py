@@ -9,11 +9,12 @@ from . import (enum_deleted, enum_value_deleted, enum_value_deleted_not_reserved
                enum_value_number_changed, enum_value_renamed, field_cardinality_changed,
                field_default_changed, field_deleted, field_deleted_not_deprecated,
                field_deleted_not_reserved, field_json_cardinality_changed,
-               field_json_name_changed, field_json_type_changed, field_number_changed,
-               field_oneof_changed, field_presence_changed, field_renamed,
-               field_type_incompatible, field_type_reference_changed, message_deleted,
+               field_json_name_changed, field_json_type_changed, field_language_type_changed,
+               field_number_changed, field_oneof_alone_changed, field_oneof_changed, field_presence_changed,
+               field_renamed, field_type_changed, field_type_incompatible,
+               field_type_reference_changed, file_option_changed, message_deleted,
                oneof_renamed, package_changed, required_field_changed, reserved_deleted,
-               rpc_idempotency_changed, rpc_signature_changed)
+               rpc_deleted, rpc_idempotency_changed, rpc_signature_changed, service_deleted)
 from .categories import checks_json
 from .context import Context
 from .pairs import walk
@@ -21,6 +22,7 @@ from .parse import parse
 
 RULES = (
     package_changed,
+    file_option_changed,
     message_deleted,
     enum_deleted,
     field_deleted_not_reserved,
@@ -32,10 +34,13 @@ RULES = (
     field_type_incompatible,
     field_type_reference_changed,
     field_json_type_changed,
+    field_type_changed,
+    field_language_type_changed,
     field_cardinality_changed,
     field_json_cardinality_changed,
     field_presence_changed,
     field_oneof_changed,
+    field_oneof_alone_changed,
     oneof_renamed,
     required_field_changed,
     field_default_changed,
@@ -44,6 +49,8 @@ RULES = (
     enum_value_deleted,
     enum_value_number_changed,
     enum_value_renamed,
+    service_deleted,
+    rpc_deleted,
     rpc_signature_changed,
     rpc_idempotency_changed,
 )

@@ -17,7 +17,9 @@ from rules.protobuf.bufyaml import Breaking, Unusable
 BUF = shutil.which("buf") or str(Path(sys.executable).parent / "buf")
 SPECS = {rule.SPEC.id: rule.SPEC for rule in RULES}
 # Ours is narrower than buf's on purpose (the rule's docstring says why).
-NARROWER = {"PROTO_ONEOF_RENAMED": "oneof names reach neither the wire nor JSON: a warning there"}
+NARROWER = {"PROTO_ONEOF_RENAMED": "oneof names reach neither the wire nor JSON: a warning there",
+            "PROTO_FIELD_ONEOF_ALONE_CHANGED": "a oneof of one field changes no payload: a warning "
+                                               "under WIRE and WIRE_JSON"}
 
 
 @pytest.mark.parametrize("path, text, roots", [
@@ -75,15 +77,32 @@ def _apply(breaking: Breaking, path="proto/a.proto", **kwargs):
 
 
 def test_use_except_and_ignore_only_become_categories_rule_ids_and_severities():
-    options, notes = _apply(Breaking(use=("WIRE_JSON", "MESSAGE_NO_DELETE", "FILE_SAME_GO_PACKAGE"),
+    options, notes = _apply(Breaking(use=("WIRE_JSON", "MESSAGE_NO_DELETE", "FILE_SAME_GO_PACKAGE",
+                                          "EXTENSION_NO_DELETE"),
                                      except_=("FIELD_SAME_NAME",),
                                      ignore_only={"FIELD_SAME_JSON_NAME": ("proto",)}))
     assert options.proto_categories == {"WIRE_JSON"}
-    assert options.proto_rules == {"PROTO_MESSAGE_DELETED"}
+    assert options.proto_rules == {"PROTO_MESSAGE_DELETED", "PROTO_FILE_OPTION_CHANGED"}
+    # A rename is both FIELD_SAME_NAME and FIELD_SAME_JSON_NAME: off only with both gone.
     assert dict(options.severities) == {"PROTO_FIELD_RENAMED": None,
                                         "PROTO_FIELD_JSON_NAME_CHANGED": None}
-    assert notes == ("buf.yaml: buf rule FILE_SAME_GO_PACKAGE has no schema-review equivalent "
+    assert notes == ("buf.yaml: buf rule EXTENSION_NO_DELETE has no schema-review equivalent "
                      "and is not checked.",)
+
+
+def test_a_rename_stays_reported_while_either_of_its_buf_ids_is_in_use():
+    options, _ = _apply(Breaking(use=("WIRE_JSON",), except_=("FIELD_SAME_NAME",)))
+    assert "PROTO_FIELD_RENAMED" not in options.severities
+    options, _ = _apply(Breaking(use=("WIRE_JSON",), except_=("FIELD_SAME_JSON_NAME",)))
+    assert "PROTO_FIELD_RENAMED" not in options.severities
+    options, _ = _apply(Breaking(use=("WIRE_JSON",),
+                                 except_=("FIELD_SAME_NAME", "FIELD_SAME_JSON_NAME")))
+    assert options.severities["PROTO_FIELD_RENAMED"] is None
+
+
+def test_a_deprecated_buf_id_named_in_use_runs_its_replacements_rules():
+    options, notes = _apply(Breaking(use=("WIRE", "FIELD_SAME_CTYPE")))
+    assert options.proto_rules == {"PROTO_FIELD_LANGUAGE_TYPE_CHANGED"} and not notes
 
 
 def test_a_section_without_use_is_bufs_default_and_an_excepted_category_drops_its_rules():
@@ -115,17 +134,22 @@ def test_an_unknown_rule_is_a_note():
 def buf_rules(tmp_path_factory) -> dict[str, frozenset[str]]:
     folder = tmp_path_factory.mktemp("bufrules")
     (folder / "buf.yaml").write_text("version: v2\n")
-    done = subprocess.run([BUF, "config", "ls-breaking-rules", "--version", "v2", "--format",
-                           "json"], cwd=folder, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    rules = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    rules = []
+    # v2's rules, and v1's deprecated ones (no category: they run when a buf.yaml names them).
+    for version in ("v2", "v1"):
+        done = subprocess.run([BUF, "config", "ls-breaking-rules", "--version", version,
+                               "--include-deprecated", "--format", "json"], cwd=folder,
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        rules += [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     # CSR (Confluent Schema Registry) is a category buf added for its registry, not one of the four.
     return {r["id"]: frozenset(r["categories"]) - {"CSR"} for r in rules}
 
 
 def test_every_buf_rule_is_mapped_or_named_as_not_checked(buf_rules):
-    assert set(bufrules.BUF_RULES) | bufrules.UNMAPPED >= set(buf_rules)
-    assert not set(bufrules.BUF_RULES) & bufrules.UNMAPPED
+    assert set(bufrules.BUF_RULES) | set(bufrules.UNMAPPED) == set(buf_rules)
+    assert not set(bufrules.BUF_RULES) & set(bufrules.UNMAPPED)
+    assert all(reason.strip() for reason in bufrules.UNMAPPED.values())
 
 
 def test_the_mapped_categories_are_bufs(buf_rules):
