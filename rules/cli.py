@@ -252,7 +252,8 @@ def _check_trees(args: argparse.Namespace, configured: Configured | None) -> int
     roots = (*args.proto_path, *(configured.import_roots if configured else ()))
     result = check_trees(args.old, args.new, classify=classify, mode=mode,
                          options=_options(args, configured)[0], proto_paths=roots,
-                         examples=args.examples, guard=lambda: _cpu_capped(_budget()))
+                         examples=args.examples, guard=lambda: _cpu_capped(_budget()),
+                         categories_given=bool(args.categories))
     for problem in result.problems:
         _unusable(problem, args)
     _print(result.report, Output(args.output), new=args.new, unchecked=result.problems)
