@@ -68,7 +68,8 @@ __all__ = ["RULES", "parse", "compare", "notes"]
 def compare(old, new, options: Options) -> Iterable[Finding]:
     """Every selected rule's findings for each old/new pair, in one walk."""
     new_schema, old_schema = new.schema(Side.NEW), old.schema(Side.OLD)
-    ctx = Context(old=old_schema, new=new_schema, categories=options.proto_categories)
+    ctx = Context(old=old_schema, new=new_schema, categories=options.proto_categories,
+                  buf_off=options.proto_buf_off)
     policy = {rule: _policy(rule.SPEC, options) for rule in RULES}
     for pair in walk(old_schema, new_schema):
         for rule in _BY_KIND.get(pair.kind, ()):

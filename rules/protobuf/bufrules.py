@@ -165,7 +165,7 @@ def options(breaking: Breaking, base: Options, *, path: str, file: str,
     off = {s.id: None for s in specs if s.id in OURS and s.id not in on and s.categories & chosen
            and s.id not in configured}
     return _with(base, proto_categories=chosen, proto_rules=base.proto_rules | extra,
-                 severities=off), tuple(notes)
+                 proto_buf_off=frozenset(BUF_RULES) - enabled - named, severities=off), tuple(notes)
 
 
 def _with(base: Options, *, severities: dict, **changes) -> Options:

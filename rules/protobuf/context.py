@@ -12,6 +12,11 @@ class Context:
     old: Schema
     new: Schema
     categories: frozenset[str] = DEFAULT  # buf's breaking categories selected (categories.py)
+    buf_off: frozenset[str] = frozenset()  # buf rule ids a buf.yaml left out (Options)
+
+    def buf_checks(self, *ids: str) -> bool:
+        """Whether one of the buf ids standing for a change is in use (all are, without a buf.yaml)."""
+        return not set(ids) <= self.buf_off
 
     @property
     def json(self) -> bool:

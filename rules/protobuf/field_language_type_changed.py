@@ -30,6 +30,8 @@ KINDS = (Kind.FIELD,)
 # Each option and the field types it applies to (buf compares it only where both sides have one).
 OPTIONS = {"ctype": ("string", "bytes"),
            "jstype": ("int64", "uint64", "sint64", "fixed64", "sfixed64")}
+BUF_IDS = {"ctype": ("FIELD_SAME_CPP_STRING_TYPE", "FIELD_SAME_CTYPE"),
+           "jstype": ("FIELD_SAME_JSTYPE",)}  # a buf.yaml may leave either out
 MESSAGE = 'Field "{path}" changed option "{option}" from {old} to {new}.'
 TITLE = "Restore `{option} = {old}`"
 
@@ -40,7 +42,8 @@ def check(pair, ctx):
         return
     for option, kinds in OPTIONS.items():
         before, after = getattr(old, option), getattr(new, option)
-        if before == after or old.kind not in kinds or new.kind not in kinds:
+        if before == after or old.kind not in kinds or new.kind not in kinds \
+                or not ctx.buf_checks(*BUF_IDS[option]):
             continue
         line, side = pair.where()
         suggestion = None if pair.imported else swap_on_line(

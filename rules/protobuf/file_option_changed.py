@@ -41,8 +41,8 @@ STRINGS = frozenset(name for name, _number, kind, *_ in VIEW["FileOptions"] if k
 def check(pair, ctx):
     old, new = pair.old.file_options, pair.new.file_options
     for name, value in new.items():
-        if old.get(name, value) == value:
-            continue
+        if old.get(name, value) == value or not ctx.buf_checks(f"FILE_SAME_{name.upper()}"):
+            continue  # unchanged, or its buf id left out of the buf.yaml's selection
         path = (OPTIONS, NUMBERS[name])
         span = pair.new.index.get(path)
         written = bool(pair.old.index.get(path).line)  # else OLD had the default

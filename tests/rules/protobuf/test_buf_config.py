@@ -164,3 +164,29 @@ def test_each_rule_sits_in_the_categories_of_the_buf_rules_it_stands_for(rule):
         assert SPECS[rule].categories < held and SPECS[rule].outside is not None
     else:
         assert SPECS[rule].categories == held
+
+
+@pytest.mark.parametrize("breaking, reported", [
+    (Breaking(use=("FILE",)), {"option go_package", "option java_package", "Order.note"}),
+    (Breaking(use=("FILE",), except_=("FILE_SAME_GO_PACKAGE",)), {"option java_package", "Order.note"}),
+    (Breaking(use=("PACKAGE",), except_=("FIELD_SAME_CPP_STRING_TYPE",)),
+     {"option go_package", "option java_package"}),
+    (Breaking(use=("WIRE", "FIELD_SAME_CTYPE", "FILE_SAME_JAVA_PACKAGE")),
+     {"option java_package", "Order.note"}),
+    (Breaking(use=("FILE",), ignore_only={"FILE_SAME_JAVA_PACKAGE": ("proto",)}),
+     {"option go_package", "Order.note"}),
+])
+def test_one_buf_id_per_option_is_honoured_on_its_own(breaking, reported):
+    """buf has an id per file option (and per field option): excepting FILE_SAME_GO_PACKAGE
+    leaves java_package checked, as `buf breaking` does."""
+    from rules.model import Mode
+    from tests.rules.protobuf.support import source
+
+    import rules
+    old = ('syntax = "proto3";\npackage shop.v1;\noption go_package = "a";\noption java_package = "a";\n'
+           "message Order {\n  bytes note = 1;\n}\n")
+    new = old.replace('"a"', '"b"').replace("note = 1;", "note = 1 [ctype = CORD];")
+    options, _notes = _apply(breaking)
+    report = rules.check(source(old, path="proto/a.proto"), source(new, path="proto/a.proto"),
+                         mode=Mode.FULL, options=options)
+    assert {f.path for f in report.findings} == reported
