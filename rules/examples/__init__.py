@@ -49,6 +49,8 @@ NOT_A_READ_FAILURE = {
     "generated code changes",
     "PROTO_RPC_IDEMPOTENCY_CHANGED": "a call-level break (retries, GET caching); no message "
     "encoding changes",
+    "PROTO_SYNTAX_CHANGED": "the syntax changes generated code; what it changes for payloads "
+    "(presence, defaults, required fields) is reported field by field",
     "PROTO_FILE_OPTION_CHANGED": "file options (go_package, java_package, ...) name and shape "
     "generated code, not how a message is encoded",
     "PROTO_FIELD_LANGUAGE_TYPE_CHANGED": "ctype and jstype choose C++ and JavaScript types in "

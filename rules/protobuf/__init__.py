@@ -14,7 +14,8 @@ from . import (enum_deleted, enum_value_deleted, enum_value_deleted_not_reserved
                field_renamed, field_type_changed, field_type_incompatible,
                field_type_reference_changed, file_option_changed, message_deleted,
                oneof_renamed, package_changed, required_field_changed, reserved_deleted,
-               rpc_deleted, rpc_idempotency_changed, rpc_signature_changed, service_deleted)
+               rpc_deleted, rpc_idempotency_changed, rpc_signature_changed, service_deleted,
+               syntax_changed)
 from .categories import checks_json
 from .context import Context
 from .pairs import walk
@@ -22,6 +23,7 @@ from .parse import parse
 
 RULES = (
     package_changed,
+    syntax_changed,
     file_option_changed,
     message_deleted,
     enum_deleted,

@@ -39,6 +39,7 @@ FILE_OPTIONS = ("CC_ENABLE_ARENAS", "CC_GENERIC_SERVICES", "CSHARP_NAMESPACE", "
 # The categories are `buf config ls-breaking-rules` of buf 1.75 (test_categories.py holds them).
 BUF_RULES: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
     "FILE_SAME_PACKAGE": (ALL, ("PROTO_PACKAGE_CHANGED",)),
+    "FILE_SAME_SYNTAX": (CODE, ("PROTO_SYNTAX_CHANGED",)),
     **{f"FILE_SAME_{option}": (CODE, ("PROTO_FILE_OPTION_CHANGED",)) for option in FILE_OPTIONS},
     "MESSAGE_NO_DELETE": (FILE_ONLY, ("PROTO_MESSAGE_DELETED",)),
     "PACKAGE_MESSAGE_NO_DELETE": (PACKAGE_ONLY, ("PROTO_MESSAGE_DELETED",)),
@@ -96,9 +97,6 @@ UNMAPPED: dict[str, str] = {
                        "whose imports then fail (SCHEMA_NOT_REVIEWED in the App)"),
     "PACKAGE_NO_DELETE": ("packages are not compared as a whole: each file is, and a package's "
                           "last file deleted is FILE_NO_DELETE's case (see there)"),
-    "FILE_SAME_SYNTAX": ("the syntax (proto2, proto3, editions) is not compared itself; what it "
-                         "changes for payloads is: presence (PROTO_FIELD_PRESENCE_CHANGED), "
-                         "defaults, required fields, enum values"),
     "ENUM_SAME_TYPE": "open or closed enums: " + _EDITIONS_FEATURE,
     "ENUM_SAME_JSON_FORMAT": "json_format: " + _EDITIONS_FEATURE,
     "MESSAGE_SAME_JSON_FORMAT": "json_format: " + _EDITIONS_FEATURE,

@@ -19,6 +19,7 @@ from .categories import CODE
 from .descriptors import STRING, VIEW
 from .pairs import Kind
 from .suggest import add_after, replace_statement
+from .syntax_changed import SYNTAX  # the `syntax = ...;` statement's source path
 
 IMPACT = ("no payload changes. Code generated from the new file lives in another package, "
           "namespace or class (or is generated differently), so code written against the old "
@@ -32,7 +33,6 @@ MESSAGE = 'File option "{name}" changed from "{old}" to "{new}".'
 TITLE = "Restore `option {name} = {value};`"
 REMOVE = "Remove `option {name}` (the old file left it at its default)"
 OPTIONS = 8  # FileDescriptorProto.options: source paths (8, <FileOptions field number>)
-SYNTAX = 12  # FileDescriptorProto.syntax: the `syntax = ...;` statement's source path
 # FileOptions field numbers (for each option's source location), and which ones are strings.
 NUMBERS = {name: number for name, number, *_ in VIEW["FileOptions"]}
 STRINGS = frozenset(name for name, _number, kind, *_ in VIEW["FileOptions"] if kind == STRING)
