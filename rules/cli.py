@@ -138,9 +138,20 @@ def _summary(report: Report, unchecked: int = 0) -> str:
                           infos=count["info"])
 
 
+def _name_buf_ids(findings: list[dict]) -> None:
+    """Each protobuf finding with the ids `buf breaking` reports the same change under."""
+    if any(finding["rule"].startswith("PROTO_") for finding in findings):
+        from .protobuf.bufrules import buf_ids
+
+        for finding in findings:
+            if ids := buf_ids(finding["rule"]):
+                finding["buf"] = list(ids)
+
+
 def _print(report: Report, output: Output, *, new: str, unchecked: Sequence[SchemaError] = ()) -> None:
     if output is Output.JSON:
         data = report.to_json()
+        _name_buf_ids(data["findings"])
         if unchecked:
             data["compatible"] = False
             data["unchecked"] = [{"file": e.file, "line": e.line, "problem": e.problem} for e in unchecked]

@@ -115,6 +115,13 @@ UNMAPPED: dict[str, str] = {
 }
 OURS = frozenset(rule for _cats, ours in BUF_RULES.values() for rule in ours)
 
+
+def buf_ids(rule: str) -> tuple[str, ...]:
+    """The buf rule ids (deprecated ones aside) that report what schema-review's `rule` does,
+    for `--json` and SARIF: a rename is FIELD_SAME_NAME and FIELD_SAME_JSON_NAME."""
+    return tuple(sorted(buf_id for buf_id, (cats, ours) in BUF_RULES.items()
+                        if rule in ours and cats))
+
 NOT_CHECKED = "{file}: buf rule {rule} has no schema-review equivalent and is not checked."
 UNKNOWN = "{file}: {rule!r} is not a buf breaking rule or category; ignored."
 IGNORED = "{path} is listed under `breaking.ignore` in {file}: its breaking changes are not reported."

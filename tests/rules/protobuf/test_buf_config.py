@@ -190,3 +190,23 @@ def test_one_buf_id_per_option_is_honoured_on_its_own(breaking, reported):
     report = rules.check(source(old, path="proto/a.proto"), source(new, path="proto/a.proto"),
                          mode=Mode.FULL, options=options)
     assert {f.path for f in report.findings} == reported
+
+
+@pytest.mark.parametrize("output", ["json", "sarif"])
+def test_json_and_sarif_name_every_buf_id_of_a_finding(tmp_path, output, capsys):
+    """A rename is FIELD_SAME_NAME and FIELD_SAME_JSON_NAME to buf: both ids are named."""
+    from rules.cli import main
+
+    old = 'syntax = "proto3";\npackage shop.v1;\nmessage Order {\n  string user_name = 1;\n}\n'
+    (tmp_path / "old.proto").write_text(old)
+    (tmp_path / "new.proto").write_text(old.replace("user_name", "username"))
+    from tests.rules.test_output import validate_sarif
+
+    main(["check", str(tmp_path / "old.proto"), str(tmp_path / "new.proto"), "--output", output])
+    text = capsys.readouterr().out
+    data = validate_sarif(text) if output == "sarif" else json.loads(text)
+    if output == "json":
+        named = [finding["buf"] for finding in data["findings"]]
+    else:
+        named = [rule["properties"]["buf"] for rule in data["runs"][0]["tool"]["driver"]["rules"]]
+    assert named == [["FIELD_SAME_JSON_NAME", "FIELD_SAME_NAME"]]
