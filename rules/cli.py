@@ -142,9 +142,20 @@ def _summary(report: Report, unchecked: int = 0) -> str:
                           infos=count["info"])
 
 
+def _name_buf_ids(findings: list[dict]) -> None:
+    """Each protobuf finding with the ids `buf breaking` reports the same change under."""
+    if any(finding["rule"].startswith("PROTO_") for finding in findings):
+        from .protobuf.bufrules import buf_ids
+
+        for finding in findings:
+            if ids := buf_ids(finding["rule"]):
+                finding["buf"] = list(ids)
+
+
 def _print(report: Report, output: Output, *, new: str, unchecked: Sequence[SchemaError] = ()) -> None:
     if output is Output.JSON:
         data = report.to_json()
+        _name_buf_ids(data["findings"])
         if unchecked:
             data["compatible"] = False
             data["unchecked"] = [{"file": e.file, "line": e.line, "problem": e.problem} for e in unchecked]
@@ -277,7 +288,8 @@ def _check_trees(args: argparse.Namespace, configured: Configured | None) -> int
     roots = (*args.proto_path, *(configured.import_roots if configured else ()))
     result = check_trees(args.old, args.new, classify=classify, mode=mode,
                          options=_options(args, configured)[0], proto_paths=roots,
-                         examples=args.examples, checker=partial(_checked_apart, seconds=_budget()))
+                         examples=args.examples, checker=partial(_checked_apart, seconds=_budget()),
+                         categories_given=bool(args.categories))
     for problem in result.problems:
         _unusable(problem, args)
     _print(result.report, Output(args.output), new=args.new, unchecked=result.problems)

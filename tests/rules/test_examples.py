@@ -40,6 +40,12 @@ NOT_SHOWN = {
     "PROTO_ONEOF_RENAMED": "the name is in neither encoding; generated code changes",
     "PROTO_RPC_IDEMPOTENCY_CHANGED": "a call-level break (retries, caching); encodings unchanged",
     "PROTO_RPC_SIGNATURE_CHANGED": "a call-level break; message encodings have their own rules",
+    "PROTO_SYNTAX_CHANGED": "generated code follows other rules; payload effects are per field",
+    "PROTO_FILE_OPTION_CHANGED": "generated code's names and shape change, not encodings",
+    "PROTO_FIELD_LANGUAGE_TYPE_CHANGED": "C++/JavaScript types change; encodings do not",
+    "PROTO_FIELD_ONEOF_ALONE_CHANGED": "a oneof of one field excludes nothing; generated code changes",
+    "PROTO_RPC_DELETED": "a call-level break (the method is gone); encodings unchanged",
+    "PROTO_SERVICE_DELETED": "a call-level break (the service is gone); encodings unchanged",
     "AVRO_FIELD_ALIAS_AMBIGUOUS": "fastavro reads both fields right; Java rejects the schema pair",
     "AVRO_DECIMAL_CHANGED": "fastavro and avro-python decode with the writer's scale; only Java "
                             "readers (reader's scale) misread it",
