@@ -2,20 +2,22 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
+import json
 import math
 import os
 import resource
+import signal
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Sequence
 
-from .engine import check
+from . import wire, worker
 from .limits import FILE_BUDGET_SECONDS
-from .model import NOT_SEARCHED, Format, Mode, Options, Policy, Report, SchemaError
+from .model import NOT_SEARCHED, Format, Mode, Options, Policy, Report, SchemaError, Source
 from .output import Output
 from .sources import buf_layout, read
 from .tree import Classify, by_extension, check_trees, paired_roots
@@ -24,6 +26,8 @@ from .visible import line_start, visible, visible_json
 EXIT_USAGE = 2
 UNUSABLE = "unusable schema"
 BUDGET_VARIABLE = "SCHEMA_REVIEW_FILE_BUDGET"  # seconds per comparison, as in the App
+OVER_BUDGET = "could not be checked within {seconds:g} s of CPU (raise {variable} to allow more)"
+STOPPED = "could not be checked: the rule engine stopped ({why})"
 BAD_CATEGORIES = "unknown categories {given}; expected some of {known}"
 SUMMARY = "{verdict} ({mode}): {errors} error(s), {warnings} warning(s), {infos} info"
 # A tree with files that could not be checked is never called compatible (exit 2 says why).
@@ -138,9 +142,20 @@ def _summary(report: Report, unchecked: int = 0) -> str:
                           infos=count["info"])
 
 
+def _name_buf_ids(findings: list[dict]) -> None:
+    """Each protobuf finding with the ids `buf breaking` reports the same change under."""
+    if any(finding["rule"].startswith("PROTO_") for finding in findings):
+        from .protobuf.bufrules import buf_ids
+
+        for finding in findings:
+            if ids := buf_ids(finding["rule"]):
+                finding["buf"] = list(ids)
+
+
 def _print(report: Report, output: Output, *, new: str, unchecked: Sequence[SchemaError] = ()) -> None:
     if output is Output.JSON:
         data = report.to_json()
+        _name_buf_ids(data["findings"])
         if unchecked:
             data["compatible"] = False
             data["unchecked"] = [{"file": e.file, "line": e.line, "problem": e.problem} for e in unchecked]
@@ -162,23 +177,45 @@ def _budget() -> float:
         return FILE_BUDGET_SECONDS
 
 
-@contextlib.contextmanager
-def _cpu_capped(seconds: float) -> Iterator[None]:
-    """The CLI checks in its own process (one command, one user) but never hangs: past its CPU
-    budget the kernel ends it (SIGXCPU, exit status 152). A regex that backtracks for minutes
-    runs in C and would not notice a Python-level timeout. The soft limit is restored after, so
-    a caller that runs `main()` in-process (a test, a script) keeps no lasting limit."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
-    used = resource.getrusage(resource.RUSAGE_SELF)
-    limit = math.ceil(used.ru_utime + used.ru_stime + seconds)
-    capped = soft == resource.RLIM_INFINITY or soft > limit
-    if capped:
-        resource.setrlimit(resource.RLIMIT_CPU, (limit, hard))
+def _checked_apart(old: Source, new: Source, *, seconds: float, format: Format | None = None,
+                   mode: Mode = Mode.BACKWARD, against: Sequence[Source] = (),
+                   options: Options = Options(), examples: bool = False) -> Report:
+    """`check` in a forked child under a CPU limit, so that the command never hangs and is
+    never killed itself: a regex that backtracks for minutes runs in C, where no Python-level
+    timer reaches, and the kernel's limit ends the child instead (SIGXCPU, SIGKILL a second
+    later). Over budget: a SchemaError that says so (exit status 2). The child answers on a
+    pipe in the App's worker format (JSON, never pickle); it checks the sources as they are, so
+    a directory's lazy sibling set is read only as far as the references need."""
+    reading, writing = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: no return from here, whatever happens
+        status = 1
+        try:
+            os.close(reading)
+            used = resource.getrusage(resource.RUSAGE_SELF)
+            limit = math.ceil(used.ru_utime + used.ru_stime + seconds)
+            resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 1))
+            with os.fdopen(writing, "w") as out:
+                json.dump(worker.run(old, new, format=format, mode=mode, against=against,
+                                     options=options, examples=examples), out)
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(writing)
+    with os.fdopen(reading) as answers:
+        text = answers.read()
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
+        raise SchemaError(new.path, None, OVER_BUDGET.format(seconds=seconds, variable=BUDGET_VARIABLE))
     try:
-        yield
-    finally:
-        if capped:
-            resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+        answer = json.loads(text)
+    except ValueError:
+        answer = {}
+    if isinstance(answer.get("error"), dict):
+        raise wire.to_error(answer["error"])
+    if "report" in answer:
+        return wire.to_report(answer["report"])
+    raise SchemaError(new.path, None, STOPPED.format(why=answer.get("crash") or f"status {status}"))
 
 
 def _check(args: argparse.Namespace, load_config: Callable[[str], Configured] | None) -> int:
@@ -196,9 +233,8 @@ def _check(args: argparse.Namespace, load_config: Callable[[str], Configured] | 
         how = configured.classify(os.path.normpath(args.new)) if configured else None
         mode = Mode(args.mode) if args.mode else how[1] if how else Mode.BACKWARD
         options, notes = _options(args, configured)
-        with _cpu_capped(seconds):
-            report = check(old, new, format=fmt, mode=mode, against=against, options=options,
-                           examples=args.examples)
+        report = _checked_apart(old, new, seconds=seconds, format=fmt, mode=mode, against=against,
+                                options=options, examples=args.examples)
         report = dataclasses.replace(report, notes=report.notes + notes)
     except SchemaError as error:
         _unusable(error, args)
@@ -252,7 +288,8 @@ def _check_trees(args: argparse.Namespace, configured: Configured | None) -> int
     roots = (*args.proto_path, *(configured.import_roots if configured else ()))
     result = check_trees(args.old, args.new, classify=classify, mode=mode,
                          options=_options(args, configured)[0], proto_paths=roots,
-                         examples=args.examples, guard=lambda: _cpu_capped(_budget()))
+                         examples=args.examples, checker=partial(_checked_apart, seconds=_budget()),
+                         categories_given=bool(args.categories))
     for problem in result.problems:
         _unusable(problem, args)
     _print(result.report, Output(args.output), new=args.new, unchecked=result.problems)

@@ -67,4 +67,23 @@ def render() -> str:
             parts.append(f"\n### {spec.id}\n\n*{TITLES[fmt]}; breaks: {_breaks(spec)}; "
                          f"severity: {spec.severity.value}{_categories(spec)}.*\n\n"
                          f"{documentation(module)}")
+        if fmt is Format.PROTOBUF:
+            parts.append(buf_rules_section())
     return "\n".join(parts) + "\n"
+
+
+def buf_rules_section() -> str:
+    """Every buf breaking rule id: the rules here that report its change, or why none does."""
+    from .protobuf.bufrules import BUF_RULES, UNMAPPED
+
+    rows = ["\n### buf's breaking rules\n",
+            "Each id of `buf config ls-breaking-rules` (buf 1.75, deprecated ids included) and "
+            "the rules here that report the same change; a buf.yaml's `use`, `except` and "
+            "`ignore_only` select them by these ids (rules/protobuf/bufrules.py).\n",
+            "| buf rule | buf's categories | rules here |", "|---|---|---|"]
+    for buf_id, (categories, ours) in sorted(BUF_RULES.items()):
+        held = ", ".join(sorted(categories, key=ORDER.index, reverse=True)) or "none (deprecated)"
+        rows.append(f"| `{buf_id}` | {held} | {', '.join(f'`{rule}`' for rule in ours)} |")
+    rows += ["\nNot checked, and why:\n", "| buf rule | why not |", "|---|---|"]
+    rows += [f"| `{buf_id}` | {reason} |" for buf_id, reason in sorted(UNMAPPED.items())]
+    return "\n".join(rows)

@@ -81,6 +81,11 @@ class LineDict(dict):
     def end_line(self) -> int:
         return self._doc.line(self._end)
 
+    @property
+    def source(self) -> str:
+        """The object's own text, braces included."""
+        return self._doc.text[self._start:self._end + 1]
+
     def key_line(self, key: str) -> int:
         # Fast path: the first '"key"' followed by a colon, with no bracket before it, is this
         # object's own key (a string value is never followed by a colon).

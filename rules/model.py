@@ -191,6 +191,9 @@ class Source:
     # protobuf: the buf dependencies (`deps:`) of the module holding the file; never fetched,
     # only named when an import is missing
     buf_deps: tuple[str, ...] = ()
+    # JSON Schema: files of the same revision a `$ref` may name that were not fetched, path ->
+    # why (the App's limits); a reference only one of them could satisfy says so, never "outside"
+    withheld: Mapping[str, str] = field(default_factory=dict)
 
 
 class SchemaError(Exception):
@@ -227,5 +230,8 @@ class Options:
     proto_categories: frozenset[str] = frozenset({"WIRE", "WIRE_JSON"})
     # protobuf: rule ids that run whatever the categories (a buf.yaml `use:` naming rules)
     proto_rules: frozenset[str] = frozenset()
+    # protobuf: buf rule ids a buf.yaml left out (`except`, `ignore_only`, not in `use`); a rule
+    # standing for one buf id per option (FILE_SAME_GO_PACKAGE, ...) skips those options
+    proto_buf_off: frozenset[str] = frozenset()
     # rule id -> severity to report it at, or None to turn the rule off
     severities: Mapping[str, Severity | None] = field(default_factory=dict)

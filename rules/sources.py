@@ -86,6 +86,7 @@ class SiblingSchemas(Mapping):
         self._own = Path(path).resolve()
         self._root = os.path.dirname(path) if root is None else root
         self._suffix, self._paths, self._texts = suffix, None, {}
+        self.cut_short = False  # the walk stopped at its bound: files past it are not listed
 
     def __bool__(self) -> bool:
         return True  # asked before any lookup; the walk decides what is really there
@@ -95,7 +96,9 @@ class SiblingSchemas(Mapping):
             self._paths = {}
             top = Path(self._root or ".")
             for other in _walk(top, self._suffix):
-                if other.resolve() != self._own:
+                if other is None:
+                    self.cut_short = True
+                elif other.resolve() != self._own:
                     self._paths[os.path.join(self._root, other.relative_to(top).as_posix())] = other
         return self._paths
 
@@ -128,6 +131,11 @@ class SiblingSchemas(Mapping):
             raise KeyError(key)
         return other
 
+    def outside(self, key: str) -> bool:
+        """Whether a path a reference names lies outside the checkout: never read, and whether
+        such a file exists is never told."""
+        return not Path(key).resolve().is_relative_to(_checkout(self._own, self._root))
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._load())
 
@@ -144,14 +152,15 @@ def _checkout(own: Path, root: str | None) -> Path:
     return Path(root or own.parent).resolve()
 
 
-def _walk(root: Path, suffix: str) -> Iterator[Path]:
-    """Files ending in `suffix` under root, visiting at most MAX_WALKED entries."""
+def _walk(root: Path, suffix: str) -> Iterator[Path | None]:
+    """Files ending in `suffix` under root, visiting at most MAX_WALKED entries (then None)."""
     visited = 0
     for folder, dirs, files in os.walk(root):
         dirs.sort()
         for name in sorted(files):
             visited += 1
             if visited > MAX_WALKED:
+                yield None
                 return
             if name.lower().endswith(suffix):
                 yield Path(folder) / name

@@ -6,11 +6,9 @@ protobuf imports resolve there), so a change to a shared file shows in the files
 """
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import os
 from collections.abc import Callable
-from typing import ContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,9 +50,11 @@ def by_extension(mode: Mode) -> Classify:
 
 def check_trees(old_dir: str, new_dir: str, *, classify: Classify, options: Options,
                 mode: Mode, proto_paths: tuple[str, ...] = (), examples: bool = False,
-                guard: Callable[[], ContextManager] = contextlib.nullcontext) -> TreeResult:
+                checker: Callable[..., Report] = check, categories_given: bool = False) -> TreeResult:
     """Check every schema file of NEW_DIR that OLD_DIR also has (the trees' own roots first).
-    `guard()` is entered around each file's check (the CLI's CPU cap)."""
+    `checker` is `check`, or one that checks under a budget (the CLI's). A protobuf file gets
+    the `breaking:` section of NEW's buf module holding it, as in file mode (`categories_given`:
+    the caller's own categories replace its `use`/`except`)."""
     notes: list[str] = []
     problems: list[SchemaError] = []
     old_all, new_all = _files(old_dir, classify, problems), _files(new_dir, classify, problems)
@@ -70,20 +70,28 @@ def check_trees(old_dir: str, new_dir: str, *, classify: Classify, options: Opti
                for rel in sorted(old_all | new_all) if _differs(old_dir, new_dir, rel)}
     findings: dict[tuple, Finding] = {}
     refused = {_relative(problem.file, old_dir, new_dir) for problem in problems}
+    layout = None  # NEW's buf modules, read when the first protobuf file is checked
     for rel in sorted(old_files.keys() - new_files.keys() - refused):  # refused: not removed
         notes.append(REMOVED.format(path=rel))
     for rel in sorted(old_files.keys() & new_files.keys()):
         fmt, file_mode = new_files[rel]
         if fmt not in changed:
             continue  # nothing of this format changed: its verdicts cannot have either
+        file_options = options
+        if fmt is Format.PROTOBUF:
+            from .protobuf import bufrules  # only protobuf files read buf's sections
+
+            layout = layout or _buf_layout(new_dir, new_all)
+            file_options, buf_notes = bufrules.for_file(layout, rel, options,
+                                                        categories_given=categories_given)
+            notes += [note for note in buf_notes if note not in notes]
         try:
             old = read(os.path.join(old_dir, rel), proto_paths=_roots(old_dir, proto_paths),
                        root=old_dir)
             new = read(os.path.join(new_dir, rel), proto_paths=_roots(new_dir, proto_paths),
                        root=new_dir)
-            with guard():
-                report = check(old, new, format=fmt, mode=file_mode, options=options,
-                               examples=examples)
+            report = checker(old, new, format=fmt, mode=file_mode, options=file_options,
+                             examples=examples)
         except SchemaError as error:
             if isinstance(error, Refused) and str(error) in map(str, problems):
                 continue  # a link the walk refused already, met again through a `$ref`
@@ -136,6 +144,24 @@ def _files(root: str, classify: Classify, problems: list[SchemaError]) -> set[st
                 continue
             found.add(rel)
     return found
+
+
+def _buf_layout(tree: str, files: set[str]):
+    """The buf modules NEW's layout files declare (buf.yaml v1/v2 `modules`, buf.work.yaml,
+    buf.gen.yaml), by paths relative to the tree, as the App reads a repository's. A file that
+    cannot be read is left out (the layout notes why); a link was refused by the walk."""
+    from .protobuf import bufyaml
+
+    texts = {}
+    for rel in sorted(files):
+        if rel.rsplit("/", 1)[-1] not in bufyaml.NAMES:
+            continue
+        try:
+            data = read_regular(os.path.join(tree, rel), bufyaml.MAX_BYTES)
+        except SchemaError:
+            continue
+        texts[rel] = data.decode("utf-8", errors="replace")
+    return bufyaml.layout(texts)
 
 
 def _refused(path: str) -> Refused | None:

@@ -35,12 +35,14 @@ def _strings(value) -> list[str]:
 
 def source(value: Source) -> dict:
     return {"path": value.path, "text": value.text, "imports": dict(value.imports),
-            "proto_paths": list(value.proto_paths), "buf_deps": list(value.buf_deps)}
+            "proto_paths": list(value.proto_paths), "buf_deps": list(value.buf_deps),
+            "withheld": dict(value.withheld)}
 
 
 def to_source(data: dict) -> Source:
     return Source(path=data["path"], text=data["text"], imports=dict(data["imports"]),
-                  proto_paths=tuple(data["proto_paths"]), buf_deps=tuple(data.get("buf_deps", ())))
+                  proto_paths=tuple(data["proto_paths"]), buf_deps=tuple(data.get("buf_deps", ())),
+                  withheld=dict(data.get("withheld", {})))
 
 
 def options(value: Options) -> dict:

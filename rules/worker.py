@@ -6,7 +6,7 @@ import sys
 
 from . import wire
 from .engine import check
-from .model import Format, Mode, SchemaError
+from .model import Format, Mode, SchemaError, Source
 
 # What the parent sees when the engine raised something other than a SchemaError.
 CRASHED = "{kind}"
@@ -14,13 +14,18 @@ OUT_OF_MEMORY = "memory"
 
 
 def answer(request: dict) -> dict:
+    """The answer to one request as the pipe carries it (JSON forms of the sources)."""
+    return run(wire.to_source(request["old"]), wire.to_source(request["new"]),
+               format=Format(request["format"]) if request["format"] else None,
+               mode=Mode(request["mode"]), against=[wire.to_source(each) for each in request["against"]],
+               options=wire.to_options(request["options"]), examples=request.get("examples") is True)
+
+
+def run(old: Source, new: Source, **how) -> dict:
+    """`check` answered in the pipe's format: a report, a SchemaError, or what crashed. The CLI's
+    forked child calls it on its sources as they are (a lazy sibling set stays lazy)."""
     try:
-        report = check(wire.to_source(request["old"]), wire.to_source(request["new"]),
-                       format=Format(request["format"]) if request["format"] else None,
-                       mode=Mode(request["mode"]),
-                       against=[wire.to_source(each) for each in request["against"]],
-                       options=wire.to_options(request["options"]),
-                       examples=request.get("examples") is True)
+        report = check(old, new, **how)
     except SchemaError as error:
         return {"error": wire.error(error)}
     except MemoryError:

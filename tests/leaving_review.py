@@ -34,6 +34,17 @@ def with_id(document, ident: str) -> dict:
     return {"$id": ident, **document}
 
 
+# A type moved below another file's top level (issue 18 item 1, follow-up): the removed file's
+# record now nested in an added one, or its protobuf package written with spaces around the dots.
+USER = {"type": "record", "name": "User", "namespace": "com.shop",
+        "fields": [{"name": "id", "type": "long"}, {"name": "email", "type": "string"}]}
+ENVELOPE = {"type": "record", "name": "Envelope", "namespace": "com.shop", "fields": [
+    {"name": "user", "type": {"type": "record", "name": "User", "fields": [
+        {"name": "id", "type": "string"}, {"name": "level", "type": "int"}]}}]}
+PROTO_ORDER = "syntax = \"proto3\";\npackage shop.orders;\nmessage Order{string id=1; int64 amount_cents=2; string note=3;}\n"
+PROTO_MOVED = ('syntax="proto3"; package shop . orders; '
+               "message Order{int32 id=1; string amount_cents=2;}\n")
+
 OLD, NEW = "schemas/order.avsc", "schemas/v2/order.avsc"
 JSON_OLD, JSON_NEW = "schemas/order.schema.json", "schemas/v2/order.schema.json"
 ID = "https://acme.example/order"
@@ -61,6 +72,18 @@ CASES = {
     "json-schema-without-id-renamed-to-bak": (
         None, {JSON_OLD: pretty(SCHEMA)},
         {JSON_OLD: None, JSON_OLD + ".bak": pretty(SCHEMA), JSON_NEW: minified(SCHEMA_BROKEN)},
+        "JSONSCHEMA_TYPE_CHANGED"),
+    "avro-record-moved-into-another": (None, {"avro/user.avsc": pretty(USER)},
+                                       {"avro/user.avsc": None, "avro/v2/envelope.avsc": minified(ENVELOPE)},
+                                       "AVRO_TYPE_CHANGED"),
+    "proto-package-with-spaces": (None, {"proto/a/b/order.proto": PROTO_ORDER},
+                                  {"proto/a/b/order.proto": None, "proto/a/b/v2/orders.proto": PROTO_MOVED},
+                                  "PROTO_FIELD_TYPE_INCOMPATIBLE"),
+    "json-schema-id-moved-into-another": (
+        None, {JSON_OLD: pretty(with_id(SCHEMA, ID))},
+        {JSON_OLD: None, "schemas/v2/envelope.schema.json": minified(
+            {"$id": "https://acme.example/envelope", "type": "object",
+             "properties": {"order": with_id(SCHEMA_BROKEN, ID)}})},
         "JSONSCHEMA_TYPE_CHANGED"),
     # No identity and nothing alike: whether it moved cannot be told, so the removal fails closed.
     "weak-identity-unlike": (None, {JSON_OLD: pretty(SCHEMA)},

@@ -1,4 +1,4 @@
-"""The config's JSON Schema (bot/config/schema-review.schema.json) applied to the YAML tree, errors at their line.
+"""The config's JSON Schema (bot/schema-review.schema.json) applied to the YAML tree, errors at their line.
 
 The schema is the contract editors and SchemaStore read. Here it checks a file's shape first,
 and its findings are told in the parser's words (`file:line: key: problem`). Spellings are as
@@ -17,7 +17,8 @@ from bot.config.bot_rules import BOT_RULES
 from bot.config.configfile import (EXPECTED, EXPECTED_ONE_OF, KINDS, MISSING_KEY, OUT_OF_RANGE, UNKNOWN_KEY,
                          ConfigError, Node, did_you_mean)
 
-SCHEMA_FILE = Path(__file__).with_name("schema-review.schema.json")
+# Its public path (users' editors point `$schema` at it), outside this package.
+SCHEMA_FILE = Path(__file__).resolve().parent.parent / "schema-review.schema.json"
 NON_EMPTY = "non-empty text"
 TYPE_WORDS = {"object": KINDS[dict], "array": KINDS[list], "string": KINDS[str], "boolean": KINDS[bool],
               "integer": "a whole number"}

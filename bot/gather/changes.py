@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Callable
 
@@ -86,7 +86,8 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
     listing = Listing(repo, known={} if head_paths is None else {head_sha: head_paths})
     if uses_sets(config, [f.filename for f in files]):
         listing.tree(head_sha)
-    imports.update(schema_sets(repo, config, blobs, listing=listing))  # Avro and JSON Schema: disjoint keys
+    withheld: dict = {}  # JSON Schema: what a `$ref` may name that was not fetched, and why
+    imports.update(schema_sets(repo, config, blobs, listing=listing, withheld=withheld))  # disjoint keys
     histories = _Histories(repo, base_sha, config, known=blobs, paths=[
         f.previous_filename or f.filename for f in files if f.status != FileStatus.ADDED])
     changes = []
@@ -98,6 +99,8 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
             head_text=_text(blobs.get((head_sha, f.filename))),
             base_imports=imports.get((base_sha, base_path), {}),
             head_imports=imports.get((head_sha, f.filename), {}),
+            base_withheld=withheld.get((base_sha, base_path), {}),
+            head_withheld=withheld.get((head_sha, f.filename), {}),
             buf_layout=layout if f.filename.endswith(".proto") else None,
             problem=_problem(base=blobs.get((base_sha, base_path)), head=blobs.get((head_sha, f.filename)))
             or linked.get((head_sha, f.filename)) or linked.get((base_sha, base_path)),
@@ -128,8 +131,7 @@ def _with_proto_users(repo: RepoClient, config: Config, changes: list[FileChange
                if len(wanted) > MAX_CONTEXT_FILES
                else UNREADABLE.format(path=unreadable[0]) if unreadable else None)
     if problem:
-        changes = [replace(c, users_unchecked=problem) if (c.previous_path or c.path) in missing
-                   else c for c in changes]
+        changes = proto_users.unchecked(changes, problem)
     texts = {path: blob.text for (_sha, path), blob in blobs.items() if blob and blob.text}
     users = proto_users.importers(missing, texts, roots)
     versions = {(sha, user): blobs[(head_sha, user)] for user in users for sha in (base_sha, head_sha)}

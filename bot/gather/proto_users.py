@@ -7,6 +7,7 @@ fails with the import named. Shared by the App (bot/gather/changes.py) and the l
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from posixpath import dirname, join, normpath
 
 from rules.proto_imports import IMPORT_TEXT as IMPORT
@@ -23,6 +24,13 @@ def gone(changes: Iterable) -> dict[str, str]:
         if change.head_text is None or base_path != change.path:
             out[base_path] = change.path
     return out
+
+
+def unchecked(changes: list, problem: str) -> list:
+    """`changes` with those whose importers could not all be searched (`gone`) saying why."""
+    missing = gone(changes)
+    return [replace(c, users_unchecked=problem) if (c.previous_path or c.path) in missing else c
+            for c in changes]
 
 
 def candidates(name: str, importer: str, roots: Iterable[str]) -> list[str]:

@@ -40,15 +40,25 @@ TREE_TRUNCATED = "GitHub cut the repository's file listing short, so files using
 TOO_MANY = ("the repository holds {count:,} other files of its format, over the {limit:,} searched "
             "for files using it")
 UNREADABLE = 'a file that may use it, "{path}", is too large or binary to read'
+# Why a JSON Schema file a `$ref` may name was not fetched (Source.withheld): the reference then
+# says so and fails, never passing for one outside the repository.
+NOT_CLASSIFIED = "the config's `paths` do not review it as JSON Schema"
+SET_FULL = "past the {limit}-file limit of a version's schema set"
+TOO_DEEP = f"more than {MAX_ROUNDS} levels of files using files away"
+UNUSABLE = "too large, binary or not a file"
+LINK_LEFT_OUT = "a symbolic link, never followed"
 
 Key = tuple[str, str]  # (commit sha, repository path)
 
 
 def schema_sets(repo: RepoClient, config: Config, blobs: dict, *,
-                listing: Listing | None = None) -> dict[Key, dict[str, str]]:
+                listing: Listing | None = None,
+                withheld: dict[Key, dict[str, str]] | None = None) -> dict[Key, dict[str, str]]:
     """(sha, path) of each Avro and JSON Schema version in `blobs` -> its set, path -> text.
     At most MAX_SET_FILES files are asked for per revision and format, however many files name
-    them; where the commit's file list is already known, only files it holds are asked for."""
+    them; where the commit's file list is already known, only files it holds are asked for.
+    `withheld` is filled with each JSON Schema version's files a `$ref` may name that were not
+    fetched, path -> why (a limit, or the config)."""
     fmt_of = formats_of(config)
     listing = listing or Listing(repo)
     versions = {key: blob.text for key, blob in blobs.items()
@@ -58,17 +68,26 @@ def schema_sets(repo: RepoClient, config: Config, blobs: dict, *,
         pools.setdefault((sha, fmt_of(path)), _Pool(fmt_of(path))).add(path, text)
     fetched: set[Key] = set(blobs)
     asked: dict[tuple[str, Format], int] = {}  # files requested so far, per revision and format
+    left_out: dict[str, dict[str, str]] = {}  # JSON Schema: sha -> path not fetched -> why
     todo = [(key, pools[(key[0], fmt_of(key[1]))].documents.get(key[1])) for key in versions]
-    for _round in range(MAX_ROUNDS):
+    for level in range(MAX_ROUNDS + 1):  # the last round only notes what is left out
         wanted: set[Key] = set()
         for (sha, path), document in todo:
             fmt = fmt_of(path)
             known = listing.listed(sha)
+            noted = left_out.setdefault(sha, {}) if fmt is Format.JSONSCHEMA else {}
+            if fmt is Format.JSONSCHEMA and document is not None:
+                noted.update(dict.fromkeys(_json_unclassified(path, document, listing, sha, fmt_of),
+                                           NOT_CLASSIFIED))
             for each in _needed(fmt, path, document, pools[(sha, fmt)], listing, sha, fmt_of):
                 if (sha, each) in fetched or (known is not None and each not in known):
                     continue
+                if level == MAX_ROUNDS:
+                    noted.setdefault(each, TOO_DEEP)
+                    continue
                 if len(pools[(sha, fmt)].texts) + asked.get((sha, fmt), 0) >= MAX_SET_FILES:
-                    break
+                    noted.setdefault(each, SET_FULL.format(limit=MAX_SET_FILES))
+                    continue
                 fetched.add((sha, each))
                 wanted.add((sha, each))
                 asked[(sha, fmt)] = asked.get((sha, fmt), 0) + 1
@@ -82,6 +101,13 @@ def schema_sets(repo: RepoClient, config: Config, blobs: dict, *,
                 pool = pools.setdefault((key[0], fmt), _Pool(fmt))
                 pool.add(key[1], blob.text)
                 todo.append((key, pool.documents.get(key[1])))
+            elif blob is not None and fmt is Format.JSONSCHEMA:  # there, but no text to read
+                left_out.setdefault(key[0], {})[key[1]] = UNUSABLE
+    if withheld is not None:
+        for sha, path in versions:
+            if fmt_of(path) is Format.JSONSCHEMA:
+                withheld[(sha, path)] = {other: why for other, why in left_out.get(sha, {}).items()
+                                         if other not in pools[(sha, Format.JSONSCHEMA)].texts}
     return {(sha, path): {other: text for other, text in pools[(sha, fmt_of(path))].texts.items()
                           if other != path}
             for sha, path in versions}
@@ -205,10 +231,27 @@ def _json_needed(path: str, document, pool: _Pool, listing: Listing, sha: str,
     return [p for p in dict.fromkeys(out) if p not in pool.texts]
 
 
+def _json_unclassified(path: str, document, listing: Listing, sha: str, fmt_of) -> list[str]:
+    """Files of the commit a `$ref` may name (as _json_needed looks them up) that the config
+    does not review as JSON Schema: never fetched, so a reference to one must say why."""
+    known = listing.listed(sha)
+    out, by_segment = [], set()
+    for uri in reference_uris(document, path):
+        if uri.startswith(FILE_BASE):
+            joined = normpath(unquote(uri[len(FILE_BASE):]))
+            if fmt_of(joined) is not Format.JSONSCHEMA and (known is None or joined in known):
+                out.append(joined)
+        elif segment := _last_segment(uri):
+            by_segment.add(segment)
+    if by_segment and known is not None:
+        out += [p for p in known if basename(p) in by_segment and fmt_of(p) is not Format.JSONSCHEMA]
+    return out
+
+
 def context_changes(changes: list[FileChange], head_files: Mapping[str, str],
                     fmt_of: Callable[[str], Format | None]) -> list[FileChange]:
     """Files the pull request does not change that use, directly or through each other, an
-    Avro or JSON Schema file it does change: each is reviewed as it is, between the changed
+    Avro or JSON Schema file it does change, at the base or at the head: each is reviewed as it is, between the changed
     files' base and head versions, so a break shows where it is visible (a named type's or
     `$ref` target's findings then move to that file). `head_files`: candidates, path -> text.
     Each names the changed files it uses (`uses`): if it cannot be reviewed, they fail."""
@@ -224,7 +267,9 @@ def context_changes(changes: list[FileChange], head_files: Mapping[str, str],
                              if c.base_text is not None}}
         # A changed file by either of its names -> its path in the pull request.
         names = {**{c.previous_path or c.path: c.path for c in changed}, **{c.path: c.path for c in changed}}
-        for user, used in _users(fmt, set(names), {**base, **head}).items():
+        # Edges of both revisions: a user the head's version no longer serves (a type renamed,
+        # an `$id` changed) must be re-resolved at the head, not dropped as a non-user.
+        for user, used in _users(fmt, set(names), base, head).items():
             if user in others:
                 out.append(FileChange(
                     path=user, status=FileStatus.UNCHANGED, base_text=others[user],
@@ -235,19 +280,24 @@ def context_changes(changes: list[FileChange], head_files: Mapping[str, str],
     return out
 
 
-def _users(fmt: Format, changed: set[str], files: Mapping[str, str]) -> dict[str, set[str]]:
-    """The files that use a changed file, directly or through each other, by path (sorted)
-    -> the changed files each reaches."""
-    documents = {}
-    for path, text in files.items():
-        try:
-            documents[path] = json.loads(text)
-        except (ValueError, RecursionError):
-            continue
+def _users(fmt: Format, changed: set[str], *revisions: Mapping[str, str]) -> dict[str, set[str]]:
+    """The files that use a changed file at any of `revisions` (path -> text each), directly
+    or through each other, by path (sorted) -> the changed files each reaches."""
+    links: dict[tuple[str, str], tuple[set[str], set[str]] | None] = {}  # unchanged files: once
     used_by: dict[str, set[str]] = {}
-    for user, targets in _edges(fmt, documents).items():
-        for target in targets - {user}:
-            used_by.setdefault(target, set()).add(user)
+    for files in revisions:
+        for path, text in files.items():
+            if (path, text) not in links:
+                links[(path, text)] = _links(fmt, path, text)
+        index: dict[str, set[str]] = {}  # what a file is named by -> the files so named
+        for path, text in files.items():
+            for key in (links[(path, text)] or ((), ()))[0]:
+                index.setdefault(key, set()).add(path)
+        for user, text in files.items():
+            for key in (links[(user, text)] or ((), ()))[1]:
+                for target in index.get(key, ()):
+                    if target != user:
+                        used_by.setdefault(target, set()).add(user)
     reached: dict[str, set[str]] = {}
     for start in changed:
         stack, seen = [start], {start}
@@ -260,23 +310,18 @@ def _users(fmt: Format, changed: set[str], files: Mapping[str, str]) -> dict[str
     return dict(sorted(reached.items()))
 
 
-def _edges(fmt: Format, documents: Mapping[str, object]) -> dict[str, set[str]]:
-    """path -> the files it uses: Avro by the named types they define; JSON Schema by what a
-    `$ref` may name (bot/gather/schemaset.py _names), indexed so each reference costs a lookup."""
-    index: dict[str, set[str]] = {}
+def _links(fmt: Format, path: str, text: str) -> tuple[set[str], set[str]] | None:
+    """(what the file may be named by, what it names), or None if it is not JSON. Avro: the
+    named types it defines, those it uses; JSON Schema: the keys of _keys, and those a `$ref`
+    may name (_names), so each reference costs a lookup."""
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
     if fmt is Format.AVRO:
-        for path, document in documents.items():
-            for name in definitions(document):
-                index.setdefault(name, set()).add(path)
-        return {path: {target for names in uses(document) for name in names
-                       for target in index.get(name, ())}
-                for path, document in documents.items()}
-    for path, document in documents.items():
-        for key in _keys(path, document):
-            index.setdefault(key, set()).add(path)
-    return {path: {target for uri in reference_uris(document, path) for key in _names(uri)
-                   for target in index.get(key, ())}
-            for path, document in documents.items()}
+        return set(definitions(document)), {name for names in uses(document) for name in names}
+    return (set(_keys(path, document)),
+            {key for uri in reference_uris(document, path) for key in _names(uri)})
 
 
 def _keys(path: str, document) -> list[str]:
@@ -330,6 +375,13 @@ def with_context(repo: RepoClient, config: Config, changes: list[FileChange], he
             files[path] = blob.text
         elif blob and (blob.too_large or blob.binary):
             unchecked.setdefault(fmt_of(path), UNREADABLE.format(path=path))
-    changes = [replace(c, users_unchecked=unchecked[fmt_of(c.path)])
-               if fmt_of(c.path) in unchecked else c for c in changes]
+    changes = users_unchecked(changes, unchecked, fmt_of)
     return changes + context_changes(changes, files, fmt_of)
+
+
+def users_unchecked(changes: list[FileChange], unchecked: Mapping[Format, str],
+                    fmt_of: Callable[[str], Format | None]) -> list[FileChange]:
+    """`changes` with those of a format whose files could not all be searched for users saying
+    why (`users_unchecked`): a user nobody checked is never a pass."""
+    return [replace(c, users_unchecked=unchecked[fmt_of(c.path)])
+            if fmt_of(c.path) in unchecked and not c.context else c for c in changes]

@@ -72,8 +72,11 @@ def handle_override(github, where: Command, command: Parsed, *, pushes: Sequence
     allowed = decide(user, author=pull.user.login, policy=where.config.override,
                      permission=level(*repo.permission(user)), in_team=lambda team: repo.in_team(team, user))
     if allowed.allowed and command.kind is Kind.OVERRIDE:  # a revoke only makes the gate stricter
+        # Whoever pushed the head(s) the override is bound to must be known; a later push it
+        # does not cover may still be on its way.
+        seen = seen_at(pushes, written=parse_time(where.comment["created_at"]), current=pull.head.sha)
         allowed = uninvolved(user, author=pull.user.login, policy=where.config.override,
-                             contributions=lambda: of_pull(repo, pull, pushes))
+                             contributions=lambda: of_pull(repo, pull, pushes, heads=seen.heads))
     if not allowed.allowed:
         return answer(repo, pull.number, comment_id, THUMBS_DOWN, REFUSED.format(user=user, why=allowed.reason))
     record = Record(kind=RecordKind.REVOKE, user=user, at=where.comment["created_at"],

@@ -55,13 +55,14 @@ def staged_commit(repo: Path) -> str:
     return git(repo, *IDENTITY, "commit-tree", tree, "-p", parent, "-m", STAGED).decode().strip()
 
 
-def read_all(repo: Path, ref: str, paths: list[str]) -> dict[str, str]:
-    """path -> text of files at `ref` in one git process (unusable ones are left out)."""
+def read_all(repo: Path, ref: str, paths: list[str]) -> tuple[dict[str, str], list[str]]:
+    """(path -> text of files at `ref`, in one git process; the paths of files left out as too
+    large or binary)."""
     if not paths:
-        return {}
+        return {}, []
     request = "".join(f"{ref}:{path}\n" for path in paths).encode("utf-8", "surrogateescape")
     output = git(repo, "cat-file", "--batch", stdin=request)
-    found, at = {}, 0
+    found, unreadable, at = {}, [], 0
     for path in paths:
         end = output.index(b"\n", at)
         header = output[at:end].split()
@@ -72,7 +73,9 @@ def read_all(repo: Path, ref: str, paths: list[str]) -> dict[str, str]:
         data, at = output[at:at + size], at + size + 1
         if len(data) <= MAX_SCHEMA_BYTES and b"\0" not in data:
             found[path] = data.decode("utf-8", "replace")
-    return found
+        else:
+            unreadable.append(path)
+    return found, unreadable
 
 
 def patch(repo: Path, base: str, head: str, *paths: str) -> str | None:

@@ -15,7 +15,8 @@ from bot.github.blobs import LINKED, LINKED_IMPORT
 from bot.config.config import CONFIG_PATH, Config, parse_config
 from bot.config.extends import no_base_here
 from bot.review.review import FileChange, FileStatus, ReviewResult, review
-from bot.gather.schemaset import context_changes, formats_of
+from bot.gather.schemaset import (LINK_LEFT_OUT, NOT_CLASSIFIED, SET_FULL, TOO_MANY, UNREADABLE, UNUSABLE,
+                                  context_changes, formats_of, users_unchecked)
 from bot.local.git import (BAD_REF, IDENTITY, SYMLINK_MODE, LocalError, git, history, mode_of, patch, read_all,
                            show)
 
@@ -47,7 +48,13 @@ def review_repo(repo: Path, base: str, head: str, *, config_file: Path | None = 
             continue  # no schema under either name (one renamed out of the review is a removal)
         changes.append(file_change(repo, merge_base, head, status, old_path, path, config,
                                    sets=sets))
-    changes += context_changes(changes, sets.everything(head), formats_of(config))
+    candidates = sets.everything(head)
+    # Users nobody could read (over MAX_IMPORTS, too large, binary) fail what they use.
+    changes = users_unchecked(changes, sets.unread(head, SET_FORMATS, changes), formats_of(config))
+    changes += context_changes(changes, candidates, formats_of(config))
+    if proto_users.gone(changes) and (
+            problem := sets.unread(head, (Format.PROTOBUF,), changes).get(Format.PROTOBUF)):
+        changes = proto_users.unchecked(changes, problem)
     changes += proto_user_changes(repo, merge_base, head, changes, config, sets=sets)
     return review(changes, config, now=now)
 
@@ -123,10 +130,10 @@ def file_change(repo: Path, base: str, head: str, status: FileStatus, old_path: 
     base_path = old_path or path
     base_text = None if status is FileStatus.ADDED else show(repo, base, base_path)
     head_text = None if status is FileStatus.REMOVED else show(repo, head, path)
+    sets = sets or SchemaSets(repo, config)
     proto = path.endswith(".proto")
     layout = buf_layout(repo, base, path) if proto else None
     roots = ("", *config.import_roots, *(layout.roots if layout else ()))
-    sets = sets or SchemaSets(repo, config)
     # A link's blob is its target's path: never a schema, never followed (fail closed).
     problem = next((LINKED.format(side=side) for side, ref, name, text in (
         ("base", base, base_path, base_text), ("head", head, path, head_text))
@@ -143,6 +150,7 @@ def file_change(repo: Path, base: str, head: str, status: FileStatus, old_path: 
         path=path, status=status, previous_path=old_path, base_text=base_text, head_text=head_text,
         patch=patch(repo, base, head, *dict.fromkeys((base_path, path))),
         base_imports=base_imports, head_imports=head_imports,
+        base_withheld=sets.withheld(base, base_path), head_withheld=sets.withheld(head, path),
         history=history(repo, base, base_path) if base_text is not None else ())
 
 
@@ -161,6 +169,9 @@ class SchemaSets:
     def __init__(self, repo: Path, config: Config):
         self._repo, self._config = repo, config
         self._texts: dict[tuple[str, Format], dict[str, str]] = {}
+        self._withheld: dict[str, dict[str, str]] = {}  # ref -> JSON file left out -> why
+        # (ref, format) -> all its files (read or not), and those left out as too large or binary
+        self._unread: dict[tuple[str, Format], tuple[list[str], list[str]]] = {}
 
     def of(self, ref: str, path: str) -> dict[str, str]:
         classified = self._config.classify(path)
@@ -169,20 +180,50 @@ class SchemaSets:
         return {other: text for other, text in self._all(ref, classified.format).items()
                 if other != path}
 
+    def withheld(self, ref: str, path: str) -> dict[str, str]:
+        """A JSON Schema version's `.json` files the set leaves out, path -> why (Source.withheld):
+        a `$ref` to one fails saying so, never passing for a reference outside the repository."""
+        classified = self._config.classify(path)
+        if classified is None or classified.format is not Format.JSONSCHEMA:
+            return {}
+        self._all(ref, Format.JSONSCHEMA)
+        return self._withheld.get(ref, {})
+
     def of_format(self, ref: str, fmt: Format) -> dict[str, str]:
         """Every file at `ref` the config classifies as `fmt` (at most MAX_IMPORTS)."""
         return self._all(ref, fmt)
+
+    def unread(self, ref: str, formats: tuple[Format, ...],
+               changes: list[FileChange]) -> dict[Format, str]:
+        """Format -> why some of its files at `ref` other than `changes`' were not read, so
+        files using those changes may be missing (the bounds of bot/gather/schemaset.py's search)."""
+        in_pull = {c.path for c in changes} | {c.previous_path for c in changes if c.previous_path}
+        out = {}
+        for fmt in formats:
+            self._all(ref, fmt)
+            every, unreadable = self._unread[(ref, fmt)]
+            others = [path for path in unreadable if path not in in_pull]
+            if len(every) > MAX_IMPORTS:
+                count = sum(path not in in_pull for path in every)
+                out[fmt] = TOO_MANY.format(count=count, limit=MAX_IMPORTS)
+            elif others:
+                out[fmt] = UNREADABLE.format(path=others[0])
+        return out
 
     def _all(self, ref: str, fmt: Format) -> dict[str, str]:
         if (ref, fmt) not in self._texts:
             entries = git(self._repo, "ls-tree", "-r", "-z", ref).decode(
                 "utf-8", "surrogateescape").split("\0")
+            listed = [(meta, name) for meta, _tab, name in (e.partition("\t") for e in entries) if name]
             # A link is no schema of the set: its blob is a path, and it is never followed.
-            names = [name for meta, _tab, name in (entry.partition("\t") for entry in entries)
-                     if not meta.startswith(SYMLINK_MODE)]
-            wanted = [name for name in names if name and (found := self._config.classify(name))
-                      and found.format is fmt][:MAX_IMPORTS]
-            self._texts[(ref, fmt)] = read_all(self._repo, ref, wanted)
+            links = [name for meta, name in listed if meta.startswith(SYMLINK_MODE)]
+            names = [name for meta, name in listed if not meta.startswith(SYMLINK_MODE)]
+            wanted = [name for name in names if (found := self._config.classify(name))
+                      and found.format is fmt]
+            self._texts[(ref, fmt)], unreadable = read_all(self._repo, ref, wanted[:MAX_IMPORTS])
+            self._unread[(ref, fmt)] = (wanted, unreadable)
+            if fmt is Format.JSONSCHEMA:
+                self._withheld[ref] = _left_out(names, links, wanted, self._texts[(ref, fmt)])
         return self._texts[(ref, fmt)]
 
     def everything(self, ref: str) -> dict[str, str]:
@@ -191,6 +232,40 @@ class SchemaSets:
         for fmt in SET_FORMATS:
             out |= self._all(ref, fmt)
         return out
+
+
+def _left_out(names: list[str], links: list[str], wanted: list[str],
+              texts: dict[str, str]) -> dict[str, str]:
+    """The `.json` files of a revision its JSON Schema set does not hold, path -> why."""
+    kept = set(wanted)
+    out = {name: NOT_CLASSIFIED for name in names if name.lower().endswith(".json") and name not in kept}
+    out |= dict.fromkeys((name for name in links if name.lower().endswith(".json")), LINK_LEFT_OUT)
+    out |= dict.fromkeys(wanted[MAX_IMPORTS:], SET_FULL.format(limit=MAX_IMPORTS))
+    out |= dict.fromkeys((name for name in wanted[:MAX_IMPORTS] if name not in texts), UNUSABLE)
+    return out
+
+
+def _read_all(repo: Path, ref: str, paths: list[str]) -> tuple[dict[str, str], list[str]]:
+    """(path -> text of files at `ref`, in one git process; the paths of files left out as too
+    large or binary)."""
+    if not paths:
+        return {}, []
+    request = "".join(f"{ref}:{path}\n" for path in paths).encode("utf-8", "surrogateescape")
+    output = git(repo, "cat-file", "--batch", stdin=request)
+    found, unreadable, at = {}, [], 0
+    for path in paths:
+        end = output.index(b"\n", at)
+        header = output[at:end].split()
+        at = end + 1
+        if len(header) != 3 or header[1] != b"blob":
+            continue  # "missing", or not a file
+        size = int(header[2])
+        data, at = output[at:at + size], at + size + 1
+        if len(data) <= MAX_SCHEMA_BYTES and b"\0" not in data:
+            found[path] = data.decode("utf-8", "replace")
+        else:
+            unreadable.append(path)
+    return found, unreadable
 
 
 def imports(text: bytes | None, find: Callable[[str], bytes | None]) -> dict[str, str]:

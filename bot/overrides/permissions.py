@@ -21,6 +21,13 @@ UNLISTED = ("this pull request has {total:,} commits and GitHub lists only the f
             "I cannot tell whether you wrote or pushed one of them (`override.allow_committers` in "
             "`.github/schema-review.yml`); please ask another maintainer, or split the pull request")
 
+UNEXPLAINED = ("I have no record of who pushed {sha} to this pull request (a push "
+               "whose delivery I never received, or one made before I was installed), so I cannot "
+               "tell whether it was you. If a push just happened, wait for its review and comment "
+               "again; otherwise close and reopen the pull request (its reopener answers for the head "
+               "and may not override it) and ask a maintainer who did not, or set "
+               "`override.allow_committers` in `.github/schema-review.yml`")
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -62,7 +69,7 @@ def uninvolved(user: str, *, author: str, policy: OverridePolicy,
     """Whether the overrider made none of the pull request's commits or pushes (unless the
     config allows it; the opener's own change is `allow_author`'s to decide, in `decide`).
     `contributions` is asked only when needed: it costs requests. A commit list GitHub cut
-    short cannot clear anyone (the gate fails closed)."""
+    short, or a head the push log cannot explain, cannot clear anyone (the gate fails closed)."""
     if policy.allow_committers or user.lower() == author.lower():
         return Decision(True)
     found = contributions()
@@ -71,4 +78,6 @@ def uninvolved(user: str, *, author: str, policy: OverridePolicy,
         return Decision(False, OWN_CHANGE.format(did=made.did, sha=code(made.sha[:7])))
     if not found.complete:
         return Decision(False, UNLISTED.format(total=found.total, listed=PULL_COMMITS_LISTED))
+    if found.unexplained:  # pushed by someone unknown, who may be this user: fail closed
+        return Decision(False, UNEXPLAINED.format(sha=code(found.unexplained[:7])))
     return Decision(True)

@@ -73,8 +73,8 @@ class Ledger:
 
     # --- the newest push of each pull request -------------------------------------------------
     def pushes(self, pull: str) -> list[tuple[str, str]]:
-        """The logged (time, head sha) pushes of a pull request ("owner/name#number"), with a
-        third item, the pusher's login, where the delivery was a `synchronize` naming one."""
+        """The logged (time, head sha) pushes of a pull request ("owner/name#number"), followed,
+        where the delivery named a sender (bot/github/pushers.py), by its login, action and `before`."""
         return list(self._huey.get(_log_key(pull), peek=True) or [])
 
     def reviewed(self, subject: Subject, *, started: float) -> None:
@@ -123,8 +123,9 @@ def _updates(subject: Subject, keys: list[str], values: list) -> dict:
         # and deliveries may arrive in any order: neither supersedes the other.
         changes[head_key] = {"heads": heads + [subject.head], "version": subject.version}
     # (time, head) of every signed push delivery: which head a comment's author saw; and who
-    # pushed it, whom an override must not come from (bot/github/contributions.py).
-    entry = (subject.version, subject.head, subject.pusher) if subject.pusher else (subject.version, subject.head)
+    # showed it, with how (bot/github/pushers.py), whom an override must not come from.
+    entry = ((subject.version, subject.head, subject.pusher, subject.action, subject.before)
+             if subject.pusher else (subject.version, subject.head))
     log = log or []
     if entry not in log:
         changes[log_key] = (log + [entry])[-PUSHES_KEPT:]

@@ -6,6 +6,10 @@ from dataclasses import dataclass
 from bot.handlers.events import Work, classify
 from bot.ambient.jobs import Job
 
+# Deliveries that may show a head nobody else's delivery did (a push while the pull request was
+# closed or before it was opened has no `synchronize`): their sender is logged with that head.
+SENDER_LOGGED = {"opened", "reopened", "synchronize", "edited"}
+
 
 @dataclass(frozen=True)
 class Subject:
@@ -13,7 +17,9 @@ class Subject:
     pull: str | None = None  # set for pushes: a newer push to this pull request supersedes the job
     head: str | None = None
     version: str = ""  # pull_request.updated_at: a late redelivery of an older push changes nothing
-    pusher: str = ""  # a `synchronize` delivery's sender: who pushed (an override must not be theirs)
+    pusher: str = ""  # the sender of a delivery that may bring a new head (bot/github/pushers.py)
+    action: str = ""  # which one: opened, reopened, synchronize, edited (the base)
+    before: str = ""  # a `synchronize`'s previous head: the log must chain back to an opening
 
 
 def _dict(value) -> dict:
@@ -28,10 +34,13 @@ def subject_of(job: Job) -> Subject:
         key = f"{repo}#{pull.get('number')}"
         is_push = classify(job.event, payload).work is Work.REVIEW
         head = _dict(pull.get("head")).get("sha")
-        pusher = _dict(payload.get("sender")).get("login") if payload.get("action") == "synchronize" else ""
+        action = payload.get("action") if is_push and payload.get("action") in SENDER_LOGGED else ""
+        pusher = _dict(payload.get("sender")).get("login") if action else ""
+        before = payload.get("before") if action == "synchronize" else ""
         return Subject(key, pull=key if is_push else None, head=head if isinstance(head, str) else None,
                        version=str(pull.get("updated_at") or ""),
-                       pusher=pusher if isinstance(pusher, str) else "")
+                       pusher=pusher if isinstance(pusher, str) else "", action=action or "",
+                       before=before if isinstance(before, str) else "")
     if job.event == "issue_comment":
         return Subject(f"{repo}#{_dict(payload.get('issue')).get('number')}")
     holder = _dict(payload.get(job.event))

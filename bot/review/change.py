@@ -40,6 +40,9 @@ class FileChange:
     head_text: str | bytes | None = None
     base_imports: Mapping[str, str] = field(default_factory=dict)
     head_imports: Mapping[str, str] = field(default_factory=dict)
+    # JSON Schema: files a `$ref` may name that were not fetched, path -> why (Source.withheld)
+    base_withheld: Mapping[str, str] = field(default_factory=dict)
+    head_withheld: Mapping[str, str] = field(default_factory=dict)
     history: History = ()
     problem: str | None = None  # set by the caller when a version could not be fetched usably
     # The versions' git blob ids when known: the content's identity even when it was too large

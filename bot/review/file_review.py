@@ -43,8 +43,10 @@ def review_file(change: FileChange, classified: Classification, config: Config, 
             side=Side.OLD, file=change.path, breaks=frozenset()),)
         return file_review(change, classified, findings=found, removed=True)
     deps = change.buf_layout.deps_of(change.path) if change.buf_layout is not None else ()
-    new = Source(change.path, head, imports=change.head_imports, buf_deps=deps)
-    old = Source(base_path, base, imports=change.base_imports, buf_deps=deps) if base is not None else new
+    new = Source(change.path, head, imports=change.head_imports, buf_deps=deps,
+                 withheld=change.head_withheld)
+    old = Source(base_path, base, imports=change.base_imports, buf_deps=deps,
+                 withheld=change.base_withheld) if base is not None else new
     # One budget for the whole file (transitive versions included), enforced by killing the
     # worker process that runs the engine: a hostile schema never stalls this process.
     deadline = time.monotonic() + rules.budget.shared().seconds
@@ -140,7 +142,7 @@ def _transitive(change: FileChange, classified: Classification, config: Config, 
     for sha, _date, text, *_clock in older[:config.transitive_versions - 1]:
         try:
             source = Source(base_path, rules.decode(base_path, _bytes(text)),
-                            imports=change.base_imports)
+                            imports=change.base_imports, withheld=change.base_withheld)
             report = rules.budget.check(source, new, format=classified.format,
                                         mode=classified.mode, options=options,
                                         deadline=deadline)

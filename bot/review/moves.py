@@ -5,7 +5,9 @@ type cannot hide its breaking change (a removal alone is a warning, an addition 
 
 A file leaves the review by deletion or by a rename to a name the config does not review (a
 `.bak`, a path under `exclude` or outside `paths`): either way it is a removal of what it
-defined, paired over the pull request's added files whatever the names are.
+defined, paired over the pull request's added files whatever the names are. The types are all
+a file defines, nested ones included (bot/review/type_names.py): one that moved below an added file's
+top level is compared where it now sits; one that moved into a changed file fails closed.
 
 A file without an identity (a JSON Schema without `$id`, an Avro file of unnamed types) or an
 addition without one is paired by content instead: the files' features (JSON: every scalar with
@@ -20,16 +22,12 @@ import re
 from collections import Counter
 from dataclasses import replace
 from typing import Callable, Iterator
-from urllib.parse import urldefrag
 
 from rules import Format
 
-# Protobuf's top level, roughly: comments and string literals out, then braces counted (one
-# line may hold a whole file).
-# Every alternative always matches (an unterminated comment or string runs to the end of the
-# file or line), so the scan stays linear on a hostile file of unclosed `/*` or quotes.
-NOISE = re.compile(r'//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*"?' + r"|'(?:\\.|[^'\\\n])*'?", re.DOTALL)
-TOKENS = re.compile(r"[{}]|\bpackage\s+([\w.]+)|\b(?:message|enum|service)\s+(\w+)")
+from . import type_names
+
+NOISE = type_names.NOISE  # protobuf's comments and string literals, out of its content features
 WORDS = re.compile(r"[\w.]+|[^\w\s]")
 RENAMED = "renamed"  # the files API's status (bot.review.review.FileStatus.RENAMED)
 SIMILAR = 0.5  # shared features over the larger file's: git's default rename threshold (-M50%)
@@ -40,48 +38,13 @@ MAX_DEPTH = 256  # JSON nesting walked for features (deeper is left out)
 AMBIGUOUS = ('it was removed and "{added}" added, one of them without a type name to follow '
              "(an Avro full name, a protobuf `package.Message`, a JSON Schema `$id`), and their "
              "contents not found alike enough to call it a move")
+MOVED_INTO_CHANGED = ('its type {name} is now defined in "{host}", which the pull request changes too: a '
+                      "type moved into a changed file is not compared with the version it left")
 
 
 def identities(fmt: Format, text: str | bytes | None) -> frozenset[str]:
-    """The type names a schema file defines at its top level (empty when unreadable)."""
-    if text is None:
-        return frozenset()
-    if isinstance(text, bytes):
-        text = text.decode("utf-8", "replace")
-    if fmt is Format.PROTOBUF:
-        return _proto_types(text)
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        return frozenset()
-    if fmt is Format.JSONSCHEMA:
-        # `https://x/order#` and `https://x/order` are one document (an empty fragment).
-        ident = data.get("$id") if isinstance(data, dict) else None
-        ident = urldefrag(ident)[0] if isinstance(ident, str) else ""
-        return frozenset({ident}) if ident else frozenset()
-    # A top-level union defines its named members.
-    return frozenset(filter(None, map(_avro_name, data if isinstance(data, list) else [data])))
-
-
-def _avro_name(node) -> str | None:
-    if not isinstance(node, dict) or not isinstance(node.get("name"), str):
-        return None
-    name, namespace = node["name"], node.get("namespace")
-    return name if "." in name or not isinstance(namespace, str) or not namespace else f"{namespace}.{name}"
-
-
-def _proto_types(text: str) -> frozenset[str]:
-    depth, package, names = 0, "", []
-    for token in TOKENS.finditer(NOISE.sub(" ", text)):
-        if token.group(0) == "{":
-            depth += 1
-        elif token.group(0) == "}":
-            depth = max(depth - 1, 0)
-        elif token.group(1) and depth == 0:
-            package = token.group(1) + "."
-        elif token.group(2) and depth == 0:
-            names.append(token.group(2))
-    return frozenset(package + name for name in names)
+    """The type names a schema file defines, nested ones included (empty when unreadable)."""
+    return frozenset(type_names.defined(fmt, text).names)
 
 
 def features(fmt: Format, text: str | bytes | None) -> Counter:
@@ -133,12 +96,12 @@ def paired(changes: list, classify: Callable) -> list:
                if (side := _Side(c, classify(c.previous_path or c.path), c.base_text)).fmt is not None]
     added = [side for c in changes if c.base_text is None and c.head_text is not None
              if (side := _Side(c, classify(c.path), c.head_text)).fmt is not None]
-    if not removed or not added:
+    if not removed:
         return changes
     pairs: list[tuple[_Side, _Side]] = []
     for gone in removed:  # by identity first: a shared type name is the strongest evidence
-        new = next((a for a in added if not a.used and a.fmt is gone.fmt and gone.names & a.names), None)
-        if new is not None:
+        # Each added file that took some of its types (they may have split up) is compared.
+        for new in [a for a in added if not a.used and a.fmt is gone.fmt and gone.names & a.names]:
             pairs.append(gone.pair(new))
     if _weak_candidates(removed, added) <= MAX_COMPARISONS:
         scored = sorted(((similarity(g.features, a.features), i, g, a)
@@ -147,13 +110,19 @@ def paired(changes: list, classify: Callable) -> list:
         for score, _index, gone, new in scored:
             if score >= SIMILAR and not gone.used and not new.used:
                 pairs.append(gone.pair(new))
+    problems = _moved_into_changed(changes, removed, classify)
     # An unpaired removal beside an unpaired addition that may be it: whether it moved is not known.
-    problems = {}
     for gone, new in _weak_pairs(removed, added):
         if id(gone.change) not in problems:
             problems[id(gone.change)] = AMBIGUOUS.format(added=new.change.path)
-    merged = {id(new.change): _renamed(gone.change, new.change) for gone, new in pairs}
-    left = {id(gone.change) for gone, _new in pairs}  # each now the base of its addition
+    merged = {id(new.change): _renamed(gone, new) for gone, new in pairs}
+    # Each now the base of its additions, unless it was paired by type names and one of them
+    # went nowhere: then its removal stays listed too (a type that an unrelated file shares
+    # must not hide it); a pair by content has no names to follow.
+    moved_to: dict[int, set] = {}
+    for gone, new in pairs:
+        moved_to.setdefault(id(gone.change), set()).update(new.names if gone.names & new.names else gone.names)
+    left = {id(gone.change) for gone, _new in pairs if gone.names <= moved_to[id(gone.change)]}
     out = []
     for c in changes:
         key = id(c)
@@ -163,6 +132,25 @@ def paired(changes: list, classify: Callable) -> list:
             c = replace(c, problem=c.problem or problems[key])
         out.append(merged.get(key, c))
     return out
+
+
+def _moved_into_changed(changes: list, removed: list[_Side], classify: Callable) -> dict[int, str]:
+    """Unpaired removals whose types a changed file now defines (its head, not its base): that
+    file is compared with its own base, so the move fails closed rather than pass unseen."""
+    problems: dict[int, str] = {}
+    left = [gone for gone in removed if not gone.used and gone.names]
+    if not left:
+        return problems
+    hosts = [side for c in changes if c.base_text is not None and c.head_text is not None
+             and not c.context and not leaves_review(c, classify)
+             if (side := _Side(c, classify(c.path), c.head_text)).fmt is not None and side.names]
+    for host in hosts:
+        arrived = host.names - identities(host.fmt, host.change.base_text)
+        for gone in left:
+            if gone.fmt is host.fmt and (moved := gone.names & arrived):
+                problems.setdefault(id(gone.change), MOVED_INTO_CHANGED.format(
+                    name=min(moved), host=host.change.path))
+    return problems
 
 
 def _weak_pairs(removed: list[_Side], added: list[_Side]) -> Iterator[tuple[_Side, _Side]]:
@@ -188,7 +176,8 @@ class _Side:
     def __init__(self, change, classified, text):
         self.change, self.text, self.used = change, text, False
         self.fmt = classified.format if classified is not None else None
-        self.names = identities(self.fmt, text) if self.fmt is not None else frozenset()
+        self.defined = type_names.defined(self.fmt, text) if self.fmt is not None else type_names.NOTHING
+        self.names = frozenset(self.defined.names)
         self._features = None
 
     @property
@@ -202,8 +191,17 @@ class _Side:
         return self, new
 
 
-def _renamed(gone, new):
-    """The addition, compared with the version the removal took away, like a rename."""
-    return replace(new, status=RENAMED, previous_path=gone.previous_path or gone.path,
-                   base_text=gone.base_text, base_imports=gone.base_imports, history=gone.history,
-                   blob_ids=(gone.blob_ids[0], new.blob_ids[1]), problem=gone.problem or new.problem)
+def _renamed(gone: _Side, new: _Side):
+    """The addition, compared with the version the removal took away, like a rename; when
+    the types moved below the new file's top level, with the new file holding the old
+    definitions of those types (bot/review/type_names.py), every version of the history alike."""
+    def base(text):
+        moved = type_names.moved_base(new.fmt, type_names.defined(new.fmt, text, located=True), new.defined)
+        return text if moved is None else moved
+
+    old, added = gone.change, new.change
+    history = tuple((sha, date, base(text), *rest) for sha, date, text, *rest in old.history)
+    return replace(added, status=RENAMED, previous_path=old.previous_path or old.path,
+                   base_text=base(old.base_text), base_imports=old.base_imports,
+                   base_withheld=old.base_withheld, history=history,
+                   blob_ids=(old.blob_ids[0], added.blob_ids[1]), problem=old.problem or added.problem)

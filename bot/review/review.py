@@ -18,6 +18,7 @@ from rules import Finding, Mode, Side
 from bot.config.config import SCHEMA_INVALID, Classification, Config
 from bot.render.model import Conclusion, FileComment, FileReview, InlineComment
 from bot.review import moves
+from bot.review.broken_users import blamed
 from bot.lifecycle.since import History
 from bot.review.change import DeferredHistory, FileChange, FileStatus
 from bot.review.file_review import file_review, not_reviewed, review_file
@@ -155,9 +156,12 @@ def _context(change: FileChange, classified: Classification, config: Config, *,
     if not reviewed.reviewed:
         return reviewed
     if any(f.rule == SCHEMA_INVALID for f in reviewed.findings):
-        before = replace(change, head_text=change.base_text, head_imports=change.base_imports)
+        before = replace(change, head_text=change.base_text, head_imports=change.base_imports,
+                         head_withheld=change.base_withheld)
         if any(f.rule == SCHEMA_INVALID for f in review_file(before, classified, config, now=now).findings):
             return None
+        # Valid with the base's files, not with the head's: the change broke it; say which.
+        return replace(reviewed, findings=blamed(reviewed.findings, SCHEMA_INVALID, change.uses))
     return reviewed
 
 

@@ -38,14 +38,22 @@ class Library:
             except SchemaError:
                 continue  # an unusable file defines nothing; it is reported where it is checked
             self._documents[path] = document
-            for fullname in _definitions(document, ""):
+            for fullname, _node in _definitions(document, ""):
                 index.setdefault(fullname, path)  # the first file (by path) wins, as with imports
         return index
 
 
 def definitions(document: object) -> frozenset[str]:
     """Full names of the named types a parsed `.avsc` document defines."""
-    return frozenset(_definitions(document, ""))
+    return frozenset(name for name, _node in _definitions(document, ""))
+
+
+def definition_nodes(document: object) -> dict[str, dict]:
+    """Full name -> the JSON object defining it, for every named type of a parsed document."""
+    found: dict[str, dict] = {}
+    for name, node in _definitions(document, ""):
+        found.setdefault(name, node)
+    return found
 
 
 def uses(document: object) -> frozenset[tuple[str, ...]]:
@@ -85,8 +93,8 @@ def _uses(node, namespace: str, found: set[tuple[str, ...]], depth: int) -> None
             _uses(field["type"], namespace, found, depth + 1)
 
 
-def _definitions(node, namespace: str, depth: int = 0) -> Iterator[str]:
-    """Full names a document defines (records, enums, fixed), at any depth."""
+def _definitions(node, namespace: str, depth: int = 0) -> Iterator[tuple[str, dict]]:
+    """Full names a document defines (records, enums, fixed), at any depth, with their objects."""
     if depth > 256:
         return
     if isinstance(node, list):
@@ -103,7 +111,7 @@ def _definitions(node, namespace: str, depth: int = 0) -> Iterator[str]:
             space = name.rpartition(".")[0]
         else:
             name = f"{space}.{name}" if space else name
-        yield name
+        yield name, node
         namespace = space
     for key in ("type", "items", "values", "fields"):
         if key in node and not isinstance(node[key], str):

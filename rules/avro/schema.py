@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..textlines import file_lines
+
 PRIMITIVES = frozenset({"null", "boolean", "int", "long", "float", "double", "bytes", "string"})
 NAMED_KINDS = frozenset({"record", "enum", "fixed"})
 # Logical-type attributes that change how a value is read; other attributes are documentation.
@@ -130,7 +132,7 @@ class Parsed:
     def lines(self) -> list[str]:
         # Split only when a suggestion needs them: an old version never does.
         if self._lines is None:
-            self._lines = self.text.splitlines()
+            self._lines = file_lines(self.text)
         return self._lines
 
 

@@ -28,6 +28,8 @@ MISSING_LISTED = 5  # findings named in the note; the count covers them all
 
 # Rules whose error breaks no reader of a record, so no record can show it. Each says why.
 NOT_A_READ_FAILURE = {
+    "JSONSCHEMA_EXTERNAL_REF_CHANGED": "the reference's target is outside the repository and was "
+    "not read: whether a record breaks is not known, so none can be shown",
     "PROTO_FIELD_DELETED_NOT_RESERVED": "a deleted field's number left unreserved breaks no "
     "reader today; it lets a later field reuse the number, and reserving it changes no decoding",
     "PROTO_ENUM_VALUE_DELETED_NOT_RESERVED": "as for fields: the risk is a later reuse of the "
@@ -49,6 +51,17 @@ NOT_A_READ_FAILURE = {
     "generated code changes",
     "PROTO_RPC_IDEMPOTENCY_CHANGED": "a call-level break (retries, GET caching); no message "
     "encoding changes",
+    "PROTO_SYNTAX_CHANGED": "the syntax changes generated code; what it changes for payloads "
+    "(presence, defaults, required fields) is reported field by field",
+    "PROTO_FILE_OPTION_CHANGED": "file options (go_package, java_package, ...) name and shape "
+    "generated code, not how a message is encoded",
+    "PROTO_FIELD_LANGUAGE_TYPE_CHANGED": "ctype and jstype choose C++ and JavaScript types in "
+    "generated code; the binary and JSON forms stay",
+    "PROTO_FIELD_ONEOF_ALONE_CHANGED": "a oneof of one field excludes nothing: payloads read "
+    "the same; generated code changes",
+    "PROTO_RPC_DELETED": "a call-level break (the method is gone); no message encoding changes",
+    "PROTO_SERVICE_DELETED": "a call-level break (the service is gone); no message encoding "
+    "changes",
     "PROTO_RPC_SIGNATURE_CHANGED": "a call-level break (request, response or streaming); the "
     "messages' own encodings are checked by the field rules",
     "AVRO_FIELD_ALIAS_AMBIGUOUS": "fastavro matches fields by name before aliases and reads "

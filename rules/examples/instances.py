@@ -6,12 +6,13 @@ bounds, enum values and constants found in either version) and the real validato
 from __future__ import annotations
 
 
+import json
 import re
 from dataclasses import dataclass
 
-from ..jsonschema import regex_cover
+from ..jsonschema import regex_automaton, regex_cover
 from ..jsonschema.refs import External
-from .budget import Allowance
+from .budget import Allowance, TooBig
 from .schemaview import alternatives, item_schemas, kind_of, kinds, open_to
 
 TRIES = 8  # options tried at one node before its first valid one is settled
@@ -23,6 +24,8 @@ BOUND_KEYS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "mul
               "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties")
 ITEMS, EXTRA = ("items",), ("extra",)  # location steps: an array's items, an undeclared property
 UNDECLARED = "undeclared"  # the property a strict-policy writer may add to an open model
+MAX_BORROWED = 4  # names declared elsewhere that a strict-policy writer may add to an open model
+MAX_RIVALS = 4  # other patterns a pattern's string is set against (a string one accepts, one not)
 
 
 @dataclass
@@ -53,6 +56,12 @@ class Pool:
                 if isinstance(node.get(key), list):
                     numbers.update({len(node[key]), len(node[key]) + 1})
         self.numbers = sorted(numbers)
+        # Declared names: a strict writer may give one to an object that does not declare it
+        # (a sibling oneOf alternative's property, holding what only the new version accepts).
+        self.patterns = sorted({node["pattern"] for d in documents for node in _nodes(d)
+                                if isinstance(node.get("pattern"), str)})
+        self.names = sorted({name for node in (n for d in documents for n in _nodes(d))
+                             if isinstance(node.get("properties"), dict) for name in node["properties"]})
         edges = {n + d for n in self.numbers for d in (-1, -0.5, 0, 0.5, 1)} | {n * 2 for n in self.numbers}
         self.scalars = _unique(list(SCALARS) + values + sorted(edges))
         lengths = {int(n) + d for n in self.numbers for d in (-1, 0, 1) if 0 <= int(n) + d <= MAX_LENGTH}
@@ -81,7 +90,7 @@ class Instance:
         kept = len(self.points)
         for index in order:
             del self.points[kept:]
-            built = options[index](depth)
+            built = self._build(options[index], depth)
             if forced is not None or self.valid(node, built):
                 toward = tuple(i for i, o in enumerate(options) if getattr(o, "toward", False))
                 self.points.insert(kept, Point(where, len(options), index, toward))
@@ -89,7 +98,15 @@ class Instance:
         del self.points[kept:]
         # None of the first few is valid here: the later options stay open to the search.
         self.points.insert(kept, Point(where, len(options), 0, ()))
-        return options[0](depth)
+        return self._build(options[0], depth)
+
+    def _build(self, option, depth: int):
+        """The option's value. A constant costs its JSON size: a schema's 1 MB enum value under
+        `minItems: 256` would otherwise cost one character per copy."""
+        built = option(depth)
+        if getattr(option, "const", False):
+            self.allowance.spend(len(json.dumps(built, default=str)))
+        return built
 
     def _options(self, node, where: tuple, depth: int) -> list:
         schema = self.view(node)
@@ -113,9 +130,20 @@ class Instance:
             matching = _name_matching(schema["pattern"], self.pool)
             out += [_const(matching)] if matching is not None else []
             # one string per alternative of the pattern: a removed alternative shows its break
-            out += [_const(text) for text in regex_cover.samples(schema["pattern"]) if text != matching]
+            out += [_const(text) for text in self._samples(schema["pattern"]) if text != matching]
+            out += [_const(text) for text in _witnesses(schema["pattern"], self.pool.patterns)
+                    if len(text) <= self.allowance.left]
         out += [_const(v) for v in self.pool.scalars if kind_of(v) in allowed]
         return out
+
+    def _samples(self, pattern: str) -> list[str]:
+        """The pattern's samples, each within what this record may still cost (a repeat count
+        times a length is known before the string is built): TooBig when none fits."""
+        try:
+            drawn = regex_cover.samples(pattern, max_chars=self.allowance.left)
+        except regex_cover.TooLong:
+            raise TooBig from None
+        return drawn  # the one a record keeps is charged as it is built (_build)
 
     def _objects(self, schema: dict, where: tuple) -> list:
         props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
@@ -132,6 +160,9 @@ class Instance:
         sets.append(base + optional)
         extra = open_to(schema, self.strict)
         if extra is not None:  # a map's entry, or (strict) anything, named as the finding says
+            if self.strict and extra is True:
+                borrowed = [n for n in self.pool.names if n not in props and n not in base]
+                sets += [base + [(EXTRA, name, extra)] for name in borrowed[:MAX_BORROWED]]
             first = (EXTRA, wanted if wanted and wanted not in props else UNDECLARED, extra)
             sets.append(base + [first])
             sets.append(base + [first, (EXTRA, UNDECLARED + "2", extra)])  # for maxProperties
@@ -198,10 +229,19 @@ def _name_matching(pattern: str, pool: Pool) -> str | None:
     return None
 
 
+def _witnesses(pattern: str, patterns: list) -> list[str]:
+    """Strings `pattern` accepts that another pattern of either version rejects (a pattern
+    changed in place shows its break with one)."""
+    rivals = [p for p in patterns if p != pattern][:MAX_RIVALS]
+    found = (regex_automaton.escape(frozenset([pattern]), frozenset([rival])).witness for rival in rivals)
+    return [text for text in found if text is not None]
+
+
 def _const(value):
     def build(_depth):
         return value
     build.toward = False
+    build.const = True
     return build
 
 

@@ -45,25 +45,46 @@ class Finder:
         except TooBig:  # even the default instance is over the limit: no example is shown
             budget.oversized = True
             return None
+        known = {point.where for point in first.points}
+        opened = []  # (overrides, the choice points they brought in), for the second round
         for overrides in _candidates(first.points, location):
-            if not budget.spend():
-                return None
-            try:
-                built = Instance(_viewer(parsed), valid, self.pool, location=location,
-                                 overrides=overrides, strict=self.strict).value(parsed.root)
-            except TooBig:
-                budget.oversized = True
-                continue
-            if not _valid(check, parsed.root, built):
-                continue
-            error = _first_error(self.validators[reader], built)
-            if error is not None:
-                example = Example(writer, built, Outcome.ERROR, reader_error=error)
-                if not too_big(example):
-                    return example
-                budget.oversized = True
-                return None
+            example, points = self._try(writer, reader, location, overrides, budget)
+            if example is not None or points is None:
+                return example
+            opened.append((overrides, [p for p in points if p.where not in known]))
+        # Second round: each option at a point an override brought in (a property added by
+        # one choice, holding a value other than its first).
+        for overrides, points in opened:
+            for more in _candidates(points, location):
+                if more:
+                    example, left = self._try(writer, reader, location, {**overrides, **more}, budget)
+                    if example is not None or left is None:
+                        return example
         return None
+
+    def _try(self, writer: Side, reader: Side, location: tuple, overrides: dict, budget: Budget):
+        """(the example, None) when the candidate shows the break; (None, None) when the budget
+        is spent; (None, its choice points) otherwise."""
+        if not budget.spend():
+            return None, None
+        parsed, check = self.parsed[writer], self.validators[writer]
+        instance = Instance(_viewer(parsed), lambda node, value: _valid(check, node, value), self.pool,
+                            location=location, overrides=overrides, strict=self.strict)
+        try:
+            built = instance.value(parsed.root)
+        except TooBig:
+            budget.oversized = True
+            return None, []
+        if not _valid(check, parsed.root, built):
+            return None, []
+        error = _first_error(self.validators[reader], built)
+        if error is None:
+            return None, instance.points
+        example = Example(writer, built, Outcome.ERROR, reader_error=error)
+        if too_big(example):
+            budget.oversized = True
+            return None, None
+        return example, None
 
 
 def _candidates(points, location: tuple):

@@ -4,11 +4,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Iterator
 
-from ..model import Finding, Options, Policy, Side
+from ..model import Finding, Options, Policy, SchemaError, Side
 from . import (branch_added, branch_removed, constraint_changed, constraint_loosened,
                constraint_tightened, content_model_narrowed, content_model_widened,
                dependency_added, dependency_removed, enum_changed, enum_narrowed, enum_widened,
-               external_ref_changed, oneof_branch_overlaps, property_added,
+               external_ref_changed, oneof_branch_overlaps, outside, property_added,
                property_made_optional, property_made_required, property_removed,
                property_removed_without_deprecation, property_renamed,
                required_default_not_applied, required_property_added, required_undeclared,
@@ -38,12 +38,19 @@ __all__ = ["RULES", "parse", "compare", "notes"]
 
 def compare(old: Parsed, new: Parsed, options: Options) -> Iterator[Finding]:
     """Raises the head's first reference that does not resolve (the base's stand for External,
-    where nothing is compared: pairs.flat_pairs)."""
+    where nothing is compared: pairs.flat_pairs); references outside the repository do not
+    count (outside.opaque), unless the base's set declared their target."""
     if new.refs.unresolved:
         error = new.refs.unresolved[0]
         error.side = Side.NEW
         raise error
-    return map(_attributed, Context(old, new, options, RULES).findings())
+    if old.refs.not_fetched:  # not a broken base, only an unread one: it cannot be excused
+        first = old.refs.not_fetched[0]
+        error = SchemaError(first.file, first.line, first.problem)
+        error.side = Side.OLD
+        raise error
+    unread = outside.opaque(old, new)
+    return map(_attributed, Context(old, new, options, RULES, outside=unread).findings())
 
 
 def _attributed(finding: Finding) -> Finding:

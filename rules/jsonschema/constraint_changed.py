@@ -5,10 +5,13 @@ Why it breaks: neither constraint implies the other, so old data can fail the ne
 
 Example: `"pattern": "^[a-z]+$"` became `"pattern": "^[0-9]+$"`; `"multipleOf": 10` became 11.
 
-A pattern that provably accepts a superset (`^a$` to `^(a|b)$`, a character class widened,
-anchors dropped, `^[0-9a-zA-Z]+$` to `^.+$`) is a loosening, a subset a tightening. The proof
-covers common shapes only (bounded work); when it finds neither, the change is reported here
-and the message says it was not decided.
+Patterns are compared as languages, by automata over the syntax schemas use (classes,
+alternation, repeats, anchors, lookaheads after a leading `^`; bounded work): a superset
+(`^a$` to `^(a|b)$`, `^(?!.*(local|meta)).*$` to `^(?!(?:meta|local)$).*$`) is a loosening, a
+subset a tightening. A pattern change is an error only with a string in hand that the old
+pattern accepts and the new one rejects (or the reverse, for forward), checked with the
+ECMA-262 engine and quoted in the message; when none is found and neither side is shown to
+contain the other, the change is reported here as a warning that says it was not decided.
 
 Fix: keep the old constraint; if both must hold for a while, state both (e.g. in `allOf`).
 """
@@ -24,7 +27,7 @@ MESSAGE = '"{keyword}" of "{path}" was changed from {old} to {new}.'
 
 
 def check(pair: SchemaPair, ctx):
-    for delta in deltas.constraints(pair.old, pair.new):
+    for delta in deltas.of(ctx, pair.old, pair.new):
         if delta.change == deltas.CHANGED:
             severity, note = deltas.severity(delta, ctx.options)
             yield SPEC.finding(path=paths.keyword(pair.path, delta.keyword),

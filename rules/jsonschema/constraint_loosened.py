@@ -22,9 +22,10 @@ MESSAGE = '"{keyword}" of "{path}" was loosened from {old} to {new}.'
 
 
 def check(pair: SchemaPair, ctx):
-    for delta in deltas.constraints(pair.old, pair.new):
+    for delta in deltas.of(ctx, pair.old, pair.new):
         if delta.change == deltas.LOOSENED:
+            severity, note = deltas.severity(delta, ctx.options)
             yield SPEC.finding(path=paths.keyword(pair.path, delta.keyword),
-                               line=pair.new.key_line(delta.keyword),
+                               line=pair.new.key_line(delta.keyword), severity=severity,
                                message=MESSAGE.format(keyword=delta.keyword, path=pair.path,
-                                                      old=delta.old, new=delta.new))
+                                                      old=delta.old, new=delta.new) + note)

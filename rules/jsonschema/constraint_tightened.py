@@ -25,7 +25,7 @@ MESSAGE = '"{keyword}" of "{path}" was tightened from {old} to {new}.'
 
 
 def check(pair: SchemaPair, ctx):
-    for delta in deltas.constraints(pair.old, pair.new):
+    for delta in deltas.of(ctx, pair.old, pair.new):
         if delta.change == deltas.TIGHTENED:
             severity, note = deltas.severity(delta, ctx.options)
             yield SPEC.finding(path=paths.keyword(pair.path, delta.keyword),

@@ -4,7 +4,7 @@ from __future__ import annotations
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from . import values
+from . import regex_cover, values
 from .flat import Flat
 
 # Annotations do not change what a property accepts, so they do not stop a rename match.
@@ -85,7 +85,8 @@ def _likeness(old: str, new: str) -> tuple:
     return fold(old) == fold(new), SequenceMatcher(None, old.lower(), new.lower()).ratio()
 
 
-def _literals(schemas: tuple) -> set | None:
+def literals(schemas: tuple) -> set | None:
+    """The values a `const` or `enum` among `schemas` allows, or None when none says."""
     for schema in schemas:
         if isinstance(schema, dict) and "const" in schema:
             return {values.canon(schema["const"])}
@@ -101,7 +102,7 @@ def may_overlap(a: Flat, b: Flat) -> bool:
     if a.enum is not None and b.enum is not None and not a.enum.keys() & b.enum.keys():
         return False
     for name in a.props.keys() & b.props.keys():
-        left, right = _literals(a.props[name]), _literals(b.props[name])
+        left, right = literals(a.props[name]), literals(b.props[name])
         if left is not None and right is not None and not left & right:
             return False  # a discriminator property tells the alternatives apart
     if values.meet(a.types, b.types) == {"object"} and (_excludes(a, b) or _excludes(b, a)):
@@ -137,4 +138,32 @@ def may_contain(sub: Flat, sup: Flat) -> bool:
         return False
     if sup.enum is not None and (sub.enum is None or not sub.enum.keys() <= sup.enum.keys()):
         return False
+    if sub.has("string") and sup.patterns and _string_escapes(sub, sup):
+        return False
     return not (sub.has("object") and not sup.required.keys() <= sub.required.keys())
+
+
+def _string_escapes(sub: Flat, sup: Flat) -> bool:
+    """Alternatives told apart by their patterns (`^ES5$`, `^DOM$`) need no full comparison."""
+    if sub.enum is not None or sub.formats or not sub.patterns:
+        return False
+    low, high = sub.counts.get("minLength", 0), sub.counts.get("maxLength")
+    return escaping_sample(sub.patterns, sup.patterns, low, high) is not None
+
+
+def escaping_sample(accepting, rejecting, low: int = 0, high: int | None = None) -> str | None:
+    """A sample string of the `accepting` patterns (lengths low..high) that they all match and
+    some of the `rejecting` patterns does not, checked by the ECMA-262 engine; None if none."""
+    for text in (t for pattern in sorted(accepting) for t in _short_samples(pattern)):
+        if low <= len(text) and (high is None or len(text) <= high) \
+                and all(find(p, text) for p in accepting) and not all(find(p, text) for p in rejecting):
+            return text
+    return None
+
+
+def _short_samples(pattern: str) -> list[str]:
+    """The pattern's samples within the size cap; none when every one is longer (not proven)."""
+    try:
+        return regex_cover.samples(pattern)
+    except regex_cover.TooLong:
+        return []

@@ -14,8 +14,10 @@ FLIP = {Direction.BACKWARD: Direction.FORWARD, Direction.FORWARD: Direction.BACK
 
 
 class Context:
-    def __init__(self, old: Parsed, new: Parsed, options: Options, rules: Iterable):
+    def __init__(self, old: Parsed, new: Parsed, options: Options, rules: Iterable,
+                 outside: frozenset[str] = frozenset()):
         self.old, self.new, self.options = old, new, options
+        self.outside = outside  # references to documents outside the repository (outside.opaque)
         self.old_flats, self.new_flats = Flattener(old), Flattener(new)
         self._by_pair: dict[type, list] = {}
         for module in rules:
@@ -23,6 +25,10 @@ class Context:
         self._spec_breaks = {module.SPEC.id: module.SPEC.breaks for module in rules}
         self._trials: dict[tuple, list[Finding]] = {}
         self._comparing: set[tuple] = set()  # alternative pairs being compared, by what they say
+        self._rules = tuple(rules)
+        self._within_old: Context | None = None
+        self.memo: dict = {}  # answers helpers worked out once per comparison
+        self.cuts = 0  # walks stopped at a pair already being compared (recursion)
 
     @property
     def strict(self) -> bool:
@@ -39,8 +45,8 @@ class Context:
     def run(self, old: tuple, new: tuple, path: str, lines: tuple, seen: set, depth: int = 0):
         return self._check(pairs.walk(self, old, new, path, lines, seen, depth))
 
-    def run_flat(self, old, new, path: str, seen: set, depth: int):
-        return self._check(pairs.flat_pairs(self, old, new, path, seen, depth))
+    def run_flat(self, old, new, path: str, seen: set, depth: int, siblings: tuple = ()):
+        return self._check(pairs.flat_pairs(self, old, new, path, seen, depth, siblings=siblings))
 
     def _check(self, items) -> Iterator[Finding]:
         for item in items:
@@ -49,6 +55,12 @@ class Context:
                 continue
             for module in self._by_pair.get(type(item), ()):
                 yield from module.check(item, self)
+
+    def within_old(self) -> "Context":
+        """The old document compared with itself: which old alternative contains another."""
+        if self._within_old is None:
+            self._within_old = Context(self.old, self.old, self.options, self._rules)
+        return self._within_old
 
     def breaks_of(self, finding: Finding) -> frozenset[Direction]:
         return self._spec_breaks[finding.rule] if finding.breaks is None else finding.breaks
@@ -60,7 +72,8 @@ class Context:
 
     def trial_findings(self, old, new) -> list[Finding]:
         """Findings for two alternatives on their own (memoised; a revisit counts as equal)."""
-        key = (id(old), id(new))
+        # By what the two say: the same definition reached along two paths is compared once.
+        key = (old.identity, new.identity)
         if key not in self._trials:
             # Recursive definitions rebuild the same alternative (another line, another Flat):
             # a pair already being compared is assumed compatible (coinduction), as revisits are.
@@ -71,7 +84,7 @@ class Context:
             self._trials[key] = (old, new, [])  # while computing: a revisit counts as equal
             self._comparing.add(facts)
             try:
-                self._trials[key] = (old, new, list(self.run_flat(old, new, "", set(), 0)))
+                self._trials[key] = (old, new, list(self.run_flat(old, new, "", pairs.Seen(), 0)))
             finally:
                 self._comparing.discard(facts)
         return self._trials[key][2]

@@ -7,15 +7,19 @@ from fractions import Fraction
 from typing import Iterator
 
 from ..model import Severity
-from . import content, regex_cover, values
+from . import content, regex_automaton, regex_cover, values
 from .flat import LOWER_BOUNDS, Flat, bound_key
 
 TIGHTENED, LOOSENED, CHANGED = "tightened", "loosened", "changed"
 FORMAT_ANNOTATION = (' "format" is an annotation unless validators assert it, so no data is'
                      ' rejected by default (CLI: --format-assertion; App: jsonschema.format_assertion:'
                      ' true makes it an error).')
-PATTERN_UNDECIDED = (" Neither pattern was shown to accept every string the other does (only common"
-                     " shapes are compared: alternatives, character classes, anchors, repeats).")
+PATTERN_UNDECIDED = (" No string was found that one pattern accepts and the other rejects, and neither"
+                     " was shown to accept every string the other does (compared: alternatives,"
+                     " character classes, anchors, repeats, leading lookaheads); a warning until one is.")
+STRICT_PATTERN = (" Confluent's registry refuses any change to a pattern (PATTERN_CHANGED), which the"
+                  " strict policy follows; semantically {semantics}.")
+PATTERN_WITNESS = " For example {text} is accepted by {accepting} and rejected by {rejecting}."
 MAX_SHOWN = 5  # enum values quoted in a message
 # keyword -> the kind of value it constrains
 COUNT_KIND = {"minLength": "string", "maxLength": "string", "minItems": "array", "maxItems": "array",
@@ -30,6 +34,7 @@ class Delta:
     old: str
     new: str
     note: str = ""  # said after the message: how sure the verdict is
+    shown: bool = True  # a value shows the break (an error needs one where it is not obvious)
 
 
 def types(old: Flat, new: Flat) -> tuple[frozenset, frozenset]:
@@ -66,11 +71,21 @@ def severity(delta: Delta, options) -> tuple[Severity | None, str]:
     """(severity override, message suffix): "format" is an annotation unless asserted."""
     if delta.keyword == "format" and not options.format_assertion:
         return Severity.WARNING, FORMAT_ANNOTATION
-    return None, delta.note
+    return (None if delta.shown else Severity.WARNING), delta.note
 
 
-def constraints(old: Flat, new: Flat) -> Iterator[Delta]:
+def of(ctx, old: Flat, new: Flat) -> tuple[Delta, ...]:
+    """constraints(old, new), worked out once per pair (three rules read them)."""
+    key = ("deltas", old.identity, new.identity)
+    if key not in ctx.memo:
+        ctx.memo[key] = (old, new, tuple(constraints(old, new, strict=ctx.strict)))
+    return ctx.memo[key][2]
+
+
+def constraints(old: Flat, new: Flat, *, strict: bool = False) -> Iterator[Delta]:
     """Every constraint that differs, for the kinds of value both sides accept."""
+    if old.empty:
+        return  # nothing was valid: no constraint can reject old data, the type rules say the rest
     for keyword, kind in COUNT_KIND.items():
         if old.has(kind) and new.has(kind):
             yield from _count(keyword, old.counts.get(keyword), new.counts.get(keyword))
@@ -79,7 +94,7 @@ def constraints(old: Flat, new: Flat) -> Iterator[Delta]:
         yield from _bound(old.upper, new.upper, lower=False)
         yield from _multiples(old.multiples, new.multiples)
     if old.has("string") and new.has("string"):
-        yield from _patterns(old.patterns, new.patterns)
+        yield from _patterns(old.patterns, new.patterns, strict)
         yield from _sets("format", old.formats, new.formats)
     if old.has("array") and new.has("array"):
         if old.unique != new.unique:
@@ -150,20 +165,59 @@ def _sets(keyword: str, old: frozenset, new: frozenset) -> Iterator[Delta]:
         yield Delta(keyword, change, show(old), show(new))
 
 
-def _patterns(old: frozenset, new: frozenset) -> Iterator[Delta]:
-    """All patterns must hold: old data passes NEW when each new pattern covers an old one."""
+def _patterns(old: frozenset, new: frozenset, strict: bool = False) -> Iterator[Delta]:
+    """All patterns must hold. A change is an error only with a string in hand that shows it:
+    old data the new patterns reject (tightened), or new data the old ones reject (loosened).
+    Strict: Confluent's registry refuses any pattern replaced by another (PATTERN_CHANGED)."""
     if old == new:
         return
-    loosened = all(any(regex_cover.covers(n, o) for o in old) for n in new)
-    tightened = all(any(regex_cover.covers(o, n) for n in new) for o in old)
-    if loosened and tightened:
+    back, forth = _escape(old, new), _escape(new, old)
+    if strict and old and new:
+        yield _confluent_change(old, new, back, forth)
+        return
+    if back.contained and forth.contained:
         return  # the same strings, spelled differently
-    change = LOOSENED if loosened else TIGHTENED if tightened else CHANGED
+    change = LOOSENED if back.contained else TIGHTENED if forth.contained else CHANGED
+    old_side, new_side = _side("old", old), _side("new", new)
+    notes = [PATTERN_WITNESS.format(text=json.dumps(found.witness), accepting=accepting, rejecting=rejecting)
+             for found, accepting, rejecting, breaks in ((back, old_side, new_side, change != LOOSENED),
+                                                         (forth, new_side, old_side, change != TIGHTENED))
+             if breaks and found.witness is not None]
     show = lambda items: ", ".join(map(json.dumps, sorted(items))) or "none"
-    # A change is certain when each side has a sample string the other rejects.
-    certain = change != CHANGED or (_escapes(old, new) and _escapes(new, old))
-    yield Delta("pattern", change, show(old), show(new), "" if certain else PATTERN_UNDECIDED)
+    yield Delta("pattern", change, show(old), show(new), "".join(notes) or PATTERN_UNDECIDED, shown=bool(notes))
 
 
-def _escapes(wide: frozenset, narrow: frozenset) -> bool:
-    return any(regex_cover.escapes(w, n, content.find) for w in wide for n in narrow)
+def _confluent_change(old: frozenset, new: frozenset, back, forth) -> Delta:
+    """A pattern replaced, as Confluent classifies it, saying what the semantics would."""
+    if back.contained and forth.contained:
+        semantics = "both accept the same strings"
+    elif back.contained:
+        semantics = "the new pattern accepts every string the old one does"
+    elif forth.contained:
+        semantics = "the old pattern accepts every string the new one does"
+    else:
+        semantics = "neither accepts every string the other does"
+    show = lambda items: ", ".join(map(json.dumps, sorted(items)))
+    return Delta("pattern", CHANGED, show(old), show(new), STRICT_PATTERN.format(semantics=semantics))
+
+
+def _side(version: str, patterns: frozenset) -> str:
+    if not patterns:
+        return f"the {version} version (no pattern)"
+    return f"the {version} pattern" + ("s" if len(patterns) > 1 else "")
+
+
+def _escape(accepting: frozenset, rejecting: frozenset) -> regex_automaton.Verdict:
+    """A sample string of the accepting patterns first (cheap: unrelated alternatives are
+    compared by the hundred), then automata, then the common-shape proof."""
+    text = content.escaping_sample(accepting, rejecting)
+    if text is not None and text.isascii() and text.isprintable():
+        return regex_automaton.Verdict(False, text)
+    verdict = regex_automaton.escape(accepting, rejecting)  # a readable string, if it finds one
+    if verdict.contained or verdict.witness is not None:
+        return verdict
+    if text is not None:
+        return regex_automaton.Verdict(False, text)
+    if all(any(regex_cover.covers(r, a) for a in accepting) for r in rejecting):
+        return regex_automaton.Verdict(True)
+    return verdict

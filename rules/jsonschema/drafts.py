@@ -17,10 +17,20 @@ class Draft(str, enum.Enum):
         return self in (Draft.DRAFT4, Draft.DRAFT6, Draft.DRAFT7)
 
     @property
+    def reference_keywords(self) -> tuple[str, ...]:
+        """The keywords that stand for another schema: `$ref`, plus the dynamic reference of
+        2019-09 (`$recursiveRef`) or 2020-12 (`$dynamicRef`); a draft without one ignores it."""
+        return ("$ref",) + DYNAMIC_REFERENCES.get(self, ())
+
+    @property
     def tuple_keyword(self) -> str:
         """Where positional item schemas live: `items` (array form) or `prefixItems`."""
         return "prefixItems" if self is Draft.DRAFT2020 else "items"
 
+
+DYNAMIC_REFERENCES = {Draft.DRAFT2019: ("$recursiveRef",), Draft.DRAFT2020: ("$dynamicRef",)}
+# Every keyword any draft reads as a reference: what a schema set must hold for a document.
+ALL_REFERENCES = ("$ref", "$recursiveRef", "$dynamicRef")
 
 # `$schema` without scheme and trailing "#": http and https, with or without "#", are the same.
 URIS = {

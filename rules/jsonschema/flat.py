@@ -43,6 +43,14 @@ class Flat:
     has_default: bool = False
     lines: dict = field(default_factory=dict)  # keyword -> line
     holders: dict = field(default_factory=dict)  # keyword -> the JSON object that holds it
+    # Each anyOf/oneOf alternative taken: (keyword, its list of alternatives, index), as in label
+    choices: tuple = ()
+    sources: tuple = ()  # ids of the schema objects merged into this alternative, in order
+
+    @property
+    def identity(self) -> tuple:
+        """What the alternative says, wherever it was reached from (its line aside)."""
+        return (self.sources, self.label, self.types, self.externals)
 
     def has(self, kind: str) -> bool:
         """Whether values of this kind ("number" means number or integer) can be valid."""
@@ -60,12 +68,15 @@ class Flat:
     def item(self, index: int) -> Schemas:
         return self.prefix[index] if index < len(self.prefix) else self.rest
 
-    def labelled(self, suffix: str) -> "Flat":
-        return dataclasses.replace(self, label=self.label + suffix)
+    def labelled(self, keyword: str, options: list, index: int) -> "Flat":
+        """This alternative as option `index` of an anyOf/oneOf list."""
+        return dataclasses.replace(self, label=f"{self.label}/{keyword}[{index}]",
+                                   choices=self.choices + ((keyword, options, index),))
 
     def merge(self, other: "Flat") -> "Flat":
         """Both must hold (allOf)."""
-        out = dataclasses.replace(self, label=self.label + other.label)
+        out = dataclasses.replace(self, label=self.label + other.label, choices=self.choices + other.choices,
+                                  sources=self.sources + other.sources)
         out.types = values.meet(self.types, other.types)
         if other.enum is not None:
             out.enum = other.enum if self.enum is None else {

@@ -51,13 +51,15 @@ class Flattener:
 
     def _combine(self, node: dict, line: int) -> list[Flat]:
         result = [own(node, self.doc.draft, getattr(node, "line", line))]
-        if isinstance(node.get("$ref"), str) and not self.doc.refs.is_plain_ref(node):
-            result = self._product(result, self._one(self.doc.refs.target(node), line), line)
+        if not self.doc.refs.is_plain_ref(node):  # each reference applies beside the siblings
+            for keyword in self.doc.refs.keywords_in(node):
+                target = self.doc.refs.target(node, keyword)
+                result = self._product(result, self._one(target, line), line)
         for sub in node.get("allOf", ()):
             result = self._product(result, self._one(sub, line), line)
         for keyword in ("anyOf", "oneOf"):
             if keyword in node:
-                options = [flat.labelled(f"/{keyword}[{index}]")
+                options = [flat.labelled(keyword, node[keyword], index)
                            for index, sub in enumerate(node[keyword]) for flat in self._one(sub, line)]
                 result = self._product(result, options, line)
         return result
@@ -65,7 +67,7 @@ class Flattener:
 
 def own(node: dict, draft: Draft, line: int) -> Flat:
     """The facts a schema object states itself (not through allOf/anyOf/oneOf)."""
-    flat = Flat(line=line, lines=dict(node.key_lines), holders={key: node for key in node})
+    flat = Flat(line=line, lines=dict(node.key_lines), holders={key: node for key in node}, sources=(id(node),))
     kind = node.get("type")
     if kind is not None:
         flat.types = frozenset([kind] if isinstance(kind, str) else kind)

@@ -7,9 +7,13 @@ adding an alternative looks like a widening.
 Example: `"oneOf": [{"type": "string"}, {"type": "number"}]` gained
 `{"type": "string", "format": "email"}`; every old email string now matches two alternatives.
 
-An alternative changed in place counts only when it accepts more than before, and two
-alternatives are told apart by a discriminator `const`, by their types, or by a property one
-requires and the other forbids (`false`, `{"not": {}}`, or undeclared in a closed object).
+An alternative changed in place counts only when it accepts more than before, and only when a
+document valid under the old schema can match it besides its own: two alternatives are told
+apart by a discriminator `const` or `enum` (also against `"not": {"enum": [...]}`), by their
+types, by a property one requires and the other forbids (`false`, `{"not": {}}`, or undeclared
+in a closed object), by an alternative such data already failed in the old `oneOf` and that
+did not change or only narrowed (a property added beside an unchanged `oneOf`), and, under the
+lenient policy, by a property the new alternative requires that the old one does not declare.
 
 Fix: use `anyOf`, or make the alternatives disjoint (a distinct `type`, or a discriminator
 property with a different `const` in each).

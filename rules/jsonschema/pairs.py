@@ -8,7 +8,8 @@ from typing import Iterator
 
 from ..limits import MAX_WALK_DEPTH
 from ..model import Direction, SchemaError
-from . import content, instances, paths
+from . import content, instances, old_data, paths
+from .drafts import ALL_REFERENCES
 from .flat import Flat
 from .refs import External
 
@@ -23,17 +24,20 @@ class SchemaPair:
     old: Flat
     new: Flat
     path: str
+    siblings: tuple = ()  # the old alternatives `old` sits among, when it is one of several
 
 
 @dataclass(frozen=True)
 class UncheckedPair:
-    """A place where the old alternative holds a `$ref` the base could not resolve: no validator
-    could use the base there, so what the new one has is compared with nothing."""
+    """A place where a side holds a `$ref` whose target was not read: the base's `unresolved`
+    ones (no validator could use the base there, so what the new one has is compared with
+    nothing), or, when that is empty, references outside the repository that differ."""
 
     old: Flat
     new: Flat
     path: str
     line: int  # where the head has it (a `$ref`'s target may sit in another file)
+    unresolved: frozenset = frozenset()
 
 
 @dataclass(frozen=True)
@@ -70,12 +74,43 @@ class OverlapPair:
     widened: bool = False  # OLD had an alternative at this place that accepted less
 
 
+class Seen(set):
+    """The pairs one trial comparison has walked, in order (`log`): a walk that cut nothing
+    short is kept with the pairs it covered, and replayed where none of them was seen yet."""
+
+    def __init__(self):
+        super().__init__()
+        self.log: list = []
+
+
 def walk(ctx, old: tuple, new: tuple, path: str, lines: tuple, seen: set, depth: int = 0) -> Iterator:
     """Pairs (and, for alternatives and `not`, findings already made) for two schemas."""
     key = (tuple(map(id, old)), tuple(map(id, new)))
     if key in seen:
+        ctx.cuts += 1
         return  # recursive schemas: each pair of subschemas is compared once
+    if not isinstance(seen, Seen):
+        seen.add(key)
+        yield from _walk(ctx, old, new, path, lines, seen, depth)
+        return
+    # Trials only count findings: a definition used in many places (tsconfig's compilerOptions
+    # under each of the root's alternatives) is walked once, and replayed as it was.
+    walked = ctx.memo.get(("walk", key))
+    if walked is not None and seen.isdisjoint(walked[3]):
+        seen.update(walked[3])
+        seen.log.extend(walked[3])
+        yield from walked[2]
+        return
+    cuts, start = ctx.cuts, len(seen.log)
     seen.add(key)
+    seen.log.append(key)
+    items = list(_walk(ctx, old, new, path, lines, seen, depth))
+    if ctx.cuts == cuts:  # nothing depended on what this trial had walked before
+        ctx.memo[("walk", key)] = (old, new, items, tuple(seen.log[start:]))
+    yield from items
+
+
+def _walk(ctx, old: tuple, new: tuple, path: str, lines: tuple, seen: set, depth: int) -> Iterator:
     if _same(ctx, old, new):
         return
     if depth > MAX_WALK_DEPTH:
@@ -96,17 +131,21 @@ def _same(ctx, old: tuple, new: tuple) -> bool:
     if isinstance(old_schema, External) or isinstance(new_schema, External):
         return False
     old_text = json.dumps(old_schema, sort_keys=True)
-    if '"$ref"' in old_text:
+    if any(f'"{keyword}"' in old_text for keyword in ALL_REFERENCES):
         return False  # a reference's target may differ even where its text does not
     return old_text == json.dumps(new_schema, sort_keys=True)
 
 
 def flat_pairs(ctx, old: Flat, new: Flat, path: str, seen: set, depth: int,
-               line: int | None = None) -> Iterator:
-    if old.externals:
-        yield UncheckedPair(old, new, path, new.line if line is None else line)
+               line: int | None = None, siblings: tuple = ()) -> Iterator:
+    line = new.line if line is None else line
+    unresolved = old.externals - ctx.outside
+    if unresolved or old.externals != new.externals:
+        yield UncheckedPair(old, new, path, line, unresolved)
         return
-    pair = SchemaPair(old, new, path)
+    # The same outside reference on both sides (or none): the same unknown constraint holds in
+    # both, so comparing the rest is enough (old = E and A, new = E and B: A within B suffices).
+    pair = SchemaPair(old, new, path, siblings)
     yield pair
     if old.empty or new.empty:
         return  # one side accepts nothing: the type rules say so, the keywords no longer matter
@@ -178,7 +217,7 @@ def alternatives(ctx, olds: list[Flat], news: list[Flat], path: str, seen: set, 
                     yield BranchPair(old, new, path + source.label, source.line)
                     continue
                 old, new = _order(direction, source, best)
-                found = ctx.run_flat(old, new, path + new.label, seen, depth + 1)
+                found = ctx.run_flat(old, new, path + new.label, seen, depth + 1, tuple(olds))
                 # Only this direction is known to break: another alternative may cover the other.
                 yield from (dataclasses.replace(f, breaks=frozenset({direction}))
                             for f in found if direction in ctx.breaks_of(f))
@@ -188,10 +227,14 @@ def alternatives(ctx, olds: list[Flat], news: list[Flat], path: str, seen: set, 
 def _fits(ctx, direction: Direction, source: Flat, targets: list[Flat]) -> bool:
     # A finite alternative fits when each of its values is valid under some target, even if
     # no single target takes them all (the sibling alternatives of the one that changed).
-    if instances.each_accepted(source, targets, format_assertion=ctx.options.format_assertion):
-        return True
-    return any(content.may_contain(*_order(direction, source, t))
-               and direction not in ctx.trial(*_order(direction, source, t)) for t in targets)
+    # Asked once per comparison: a definition used in many places has the same alternatives.
+    key = ("fits", direction, source.identity, tuple(t.identity for t in targets))
+    if key not in ctx.memo:
+        ctx.memo[key] = (source, targets, instances.each_accepted(
+            source, targets, format_assertion=ctx.options.format_assertion) or any(
+            content.may_contain(*_order(direction, source, t))
+            and direction not in ctx.trial(*_order(direction, source, t)) for t in targets))
+    return ctx.memo[key][2]
 
 
 def _parts(ctx, direction: Direction, source: Flat, targets: list[Flat]) -> list[Flat]:
@@ -208,11 +251,19 @@ def _order(direction: Direction, source, target) -> tuple:
 
 def _closest(ctx, direction: Direction, source: Flat, targets: list[Flat]) -> Flat | None:
     """The alternative sharing values with `source` that needs the fewest changes, if any."""
+    key = ("closest", direction, source.identity, tuple(t.identity for t in targets))
+    if key not in ctx.memo:
+        ctx.memo[key] = (source, targets, _nearest(ctx, direction, source, targets))
+    found = ctx.memo[key][2]
+    return None if found is None else targets[found]
+
+
+def _nearest(ctx, direction: Direction, source: Flat, targets: list[Flat]) -> int | None:
     near = [t for t in targets if content.may_overlap(source, t)]
     # Compare in full only with the few most alike by property names (alternatives can be many).
     near = sorted(near, key=lambda t: -len(source.props.keys() & t.props.keys()))[:MAX_CANDIDATES]
     scored = [(len(ctx.trial_findings(*_order(direction, source, t))), i, t) for i, t in enumerate(near)]
-    return min(scored)[2] if scored else None
+    return next(i for i, t in enumerate(targets) if t is min(scored)[2]) if scored else None
 
 
 def _overlaps(ctx, olds: list[Flat], news: list[Flat], path: str) -> Iterator:
@@ -228,7 +279,8 @@ def _overlaps(ctx, olds: list[Flat], news: list[Flat], path: str) -> Iterator:
         matched = [n for n in exclusive if content.may_contain(old, n)
                    and Direction.BACKWARD not in ctx.trial(old, n)]
         for extra in added:
-            if matched and extra is not matched[0] and (extra in matched or content.may_overlap(old, extra)):
+            if matched and extra is not matched[0] and (extra in matched or content.may_overlap(old, extra)) \
+                    and not old_data.cannot_match(ctx, old, extra):
                 yield OverlapPair(old, extra, path + extra.label, _was_any_of(olds, extra),
                                   any(o.label == extra.label for o in olds))
 

@@ -8,7 +8,8 @@ from .. import jsontext
 from ..limits import MAX_SCHEMA_BYTES
 from ..model import SchemaError, Source
 from ..sources import EMPTY
-from . import drafts, keywords
+from ..textlines import file_lines
+from . import drafts, keywords, outside
 from .drafts import Draft
 from .refs import Refs
 
@@ -48,10 +49,10 @@ def parse(source: Source) -> Parsed:
     schemas = keywords.walk(root)
     _validate(schemas, draft, source.path)
     _check_patterns(schemas, source.path)
-    refs = Refs(root, draft, source.path, schemas, source.imports)
+    refs = Refs(root, draft, source.path, schemas, source.imports, source.withheld)
     refs.check_all()
-    return Parsed(path=source.path, lines=tuple(source.text.splitlines()), root=root,
-                  draft=draft, refs=refs, notes=notes)
+    return Parsed(path=source.path, lines=tuple(file_lines(source.text)), root=root,
+                  draft=draft, refs=refs, notes=notes + outside.notes(refs))
 
 
 def _draft(root: object, file: str) -> Draft:

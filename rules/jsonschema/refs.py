@@ -9,12 +9,15 @@ files of the same revision (the version's schema set, `Source.imports`): by path
 
 A reference the set cannot satisfy (no such file, `$id` or pointer) is recorded in `unresolved`
 and stands for External: the head's fail the check (jsonschema.compare raises the first), and
-the base's mark where the base cannot be compared (no validator could use it there).
+the base's mark where the base cannot be compared (no validator could use it there). One
+written as an absolute URI that no file of the set declares is recorded in `elsewhere` instead:
+it may name a document outside the repository, which jsonschema.outside decides with both
+versions' sets in hand.
 """
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from urllib.parse import unquote, urldefrag, urljoin
+from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
 import referencing
 import referencing.jsonschema
@@ -27,14 +30,34 @@ from . import drafts, keywords
 from .drafts import Draft
 
 FILE_BASE = "file:///"  # a document without an `$id` is known by its path in the repository
-DANGLING = '$ref "{ref}" does not point at anything in {where}'
-NO_FILE = '$ref "{ref}" does not resolve: there is no schema file {path}'
-NO_ID = '$ref "{ref}" does not resolve: no schema file declares the $id {uri}'
-CIRCULAR = '$ref "{ref}" is circular: it only ever points at other references'
-NOT_A_SCHEMA = '$ref "{ref}" points at a value that is not a schema'
+DANGLING = '{keyword} "{ref}" does not point at anything in {searched}'
+NO_FILE = '{keyword} "{ref}" does not resolve: there is no schema file {path}'
+# Named by the reference as written alone: whether such a file exists is never told.
+OUTSIDE_CHECKOUT = ('{keyword} "{ref}" does not resolve: it points outside the checkout, '
+                    'which is never read')
+NO_ID = '{keyword} "{ref}" does not resolve: no schema file declares the $id {uri}'
+# A limit, not the repository, left the target out: the reference is never taken for one to a
+# document outside the repository (jsonschema.outside), and a base's is never excused.
+NOT_READ = '{keyword} "{ref}" was not checked: {why}'
+WITHHELD = "its target may be {path}, which was not read ({why})"
+SEARCH_CUT = "the search for a schema file declaring {uri} stopped at {limit}"
+CIRCULAR = '{keyword} "{ref}" is circular: it only ever points at other references'
+NOT_A_SCHEMA = '{keyword} "{ref}" points at a value that is not a schema'
+# 2019-09 defines `$recursiveRef` for "#" only; validators read any other value differently.
+RECURSIVE_ONLY_ROOT = '{keyword} "{ref}" is not supported: only "#" is defined'
+# A dynamic reference of another draft: readers of this file's draft ignore it, readers of the
+# draft defining it follow it (jsonschema's default, without "$schema", is the latest), so
+# what the file means depends on the reader: fail closed rather than read it as "anything".
+NOT_IN_DRAFT = ('{keyword} "{ref}" was not checked: {draft}, the draft this file is read as, '
+                'does not define {keyword} (declare the "$schema" it was written for)')
+# A dynamic reference's target is the outermost resource of the dynamic scope declaring its
+# anchor. The engine knows the checked document (outermost) and the reference's static target;
+# a third resource declaring the anchor may sit between them, and which one applies is not known.
+DYNAMIC_SCOPE = ('{keyword} "{ref}" was not checked: its target depends on the dynamic scope, '
+                 'and {other} also declares {anchor}')
 # Two files claiming one `$id`: which one a reference means cannot be told, and a copy added
 # beside the real one must not get to stand in for it.
-AMBIGUOUS = '$ref "{ref}" is ambiguous: {first} and {second} both declare the $id {uri}'
+AMBIGUOUS = '{keyword} "{ref}" is ambiguous: {first} and {second} both declare the $id {uri}'
 
 SPECIFICATIONS = {
     Draft.DRAFT4: referencing.jsonschema.DRAFT4,
@@ -61,20 +84,26 @@ class Refs:
     """The references of one version: its document, plus the set's files as they are reached."""
 
     def __init__(self, root: object, draft: Draft, file: str, schemas: list,
-                 files: Mapping[str, str] | None = None):
+                 files: Mapping[str, str] | None = None, withheld: Mapping[str, str] | None = None):
         self.root, self.draft, self.file, self._schemas = root, draft, file, schemas
         # id(schema) -> (schema, the base URI its references use); the schema is kept so that
         # an id is never another, freed object's (callers pass temporary nodes too).
         self._bases: dict[int, tuple[object, str]] = {}
         self._files = files or {}
+        self._withheld = withheld or {}  # path -> why it was not fetched (Source.withheld)
         self._paths: dict[str, str] | None = None  # URI -> path in the set, on first need
         self._loaded: set[str] = {file}  # paths whose documents are in the registry
         self._searched: set[str] = set()  # last URI segments already looked for as `$id`s
-        self._targets: dict[int, tuple[dict, object]] = {}  # id($ref node) -> (node, target)
+        self._cut: set[str] = set()  # ... whose search stopped at MAX_SET_DOCUMENTS
+        # (id(node), reference keyword) -> (node, target)
+        self._targets: dict[tuple[int, str], tuple[dict, object]] = {}
         self._registry = referencing.Registry()
         self._declared: dict[str, str] = {}  # an `$id` (absolute, no fragment) -> the file's URI
         self._ambiguous: dict[str, tuple[str, str]] = {}
         self.unresolved: list[Unresolved] = []  # references that stand for External, in order
+        # absolute-URI references no file of the set declares, as written -> the first one's error
+        self.elsewhere: dict[str, Unresolved] = {}
+        self.not_fetched: list[SchemaError] = []  # unresolved because a limit withheld the target
         self._add(root, draft, uri_of(file))
 
     def _add(self, root: object, draft: Draft, uri: str) -> None:
@@ -89,11 +118,19 @@ class Refs:
                     self._ambiguous.setdefault(base, (first, uri))
             self._bases[id(schema)] = (schema, base)
 
-    def target(self, node: dict) -> object:
-        """What `node["$ref"]` points at: a schema, or External. SchemaError when dangling."""
-        known = self._targets.get(id(node))
+    @staticmethod
+    def keywords_in(node: object) -> tuple[str, ...]:
+        """The reference keywords `node` holds (`$ref`, `$dynamicRef`...), of any draft: one
+        its draft does not define fails when looked up (NOT_IN_DRAFT)."""
+        if not isinstance(node, dict):
+            return ()
+        return tuple(key for key in drafts.ALL_REFERENCES if isinstance(node.get(key), str))
+
+    def target(self, node: dict, keyword: str = "$ref") -> object:
+        """What `node[keyword]` points at: a schema, or External. SchemaError when dangling."""
+        known = self._targets.get((id(node), keyword))
         if known is None or known[0] is not node:
-            known = self._targets[id(node)] = (node, self._lookup(node))
+            known = self._targets[(id(node), keyword)] = (node, self._lookup(node, keyword))
         return known[1]
 
     def base_of(self, node: object) -> str:
@@ -101,30 +138,104 @@ class Refs:
         known = self._bases.get(id(node))
         return known[1] if known is not None and known[0] is node else uri_of(self.file)
 
-    def _lookup(self, node: dict) -> object:
-        ref = node["$ref"]
+    def _lookup(self, node: dict, keyword: str) -> object:
+        """A reference's static target, found the same way whatever its keyword; a dynamic
+        one then moves to the outermost resource declaring its anchor (_dynamic)."""
+        ref = node[keyword]
+        if keyword not in self.draft.reference_keywords:
+            return self._unresolved(node, keyword, NOT_IN_DRAFT, draft=self.draft.value)
+        if keyword == "$recursiveRef" and ref != "#":
+            return self._unresolved(node, keyword, RECURSIVE_ONLY_ROOT)
         base = self.base_of(node)
         target = urldefrag(urljoin(base, ref))[0]
         self._reach(target)
         if target in self._ambiguous:
             first, second = (_shown(each) for each in self._ambiguous[target])
-            raise _error(node, self.file, AMBIGUOUS, ref, first=first, second=second, uri=target)
+            raise _error(node, keyword, self.file, AMBIGUOUS, first=first, second=second, uri=target)
         try:
             found = self._registry.resolver(base_uri=base).lookup(ref).contents
         except (PointerToNowhere, NoSuchAnchor):
-            return self._unresolved(node, DANGLING)
+            searched = self._searched_in(node, keyword, target)
+            return self._unresolved(node, keyword, DANGLING, searched=searched)
         except Unresolvable:
+            why = self._left_out(target)
+            if why is not None:
+                found = self._unresolved(node, keyword, NOT_READ, why=why)
+                self.not_fetched.append(self.unresolved[-1])
+                return found
+            if target.startswith(FILE_BASE) and getattr(self._files, "outside", None) \
+                    and self._files.outside(self._shown(target)):
+                return self._unresolved(node, keyword, OUTSIDE_CHECKOUT)
             if target.startswith(FILE_BASE):
-                return self._unresolved(node, NO_FILE, path=self._shown(target))
-            return self._unresolved(node, NO_ID, uri=target)
+                return self._unresolved(node, keyword, NO_FILE, path=self._shown(target))
+            if urlsplit(ref).scheme:  # written as a URL: it may name a document outside the repository
+                return self._unresolved(node, keyword, NO_ID, self.elsewhere, uri=target)
+            return self._unresolved(node, keyword, NO_ID, uri=target)
         if not isinstance(found, (dict, bool)):
-            raise _error(node, self.file, NOT_A_SCHEMA, ref)
-        return found
+            raise _error(node, keyword, self.file, NOT_A_SCHEMA)
+        return found if keyword == "$ref" else self._dynamic(node, keyword, found)
 
-    def _unresolved(self, node: dict, template: str, **more: str) -> External:
-        error = _error(node, self.file, template, node["$ref"], **more)
-        self.unresolved.append(Unresolved(error.file, error.line, error.problem))
-        return External(node["$ref"])
+    def _dynamic(self, node: dict, keyword: str, found: object) -> object:
+        """A dynamic reference whose static target declares its anchor ("bookending") means
+        the outermost resource of the dynamic scope declaring it: the checked document's, when
+        it does. Another resource declaring it may sit between the two: that is not checked."""
+        anchor = _dynamic_anchor(keyword, node[keyword])
+        if anchor is None or not _declares(found, anchor):
+            return found  # not bookended: it is a plain `$ref`
+        root_base = self.base_of(self.root)
+        outer = next((schema for schema, base in self._bases.values()
+                      if base == root_base and _declares(schema, anchor)), None)
+        bases = {root_base, self.base_of(found)}
+        other = next((base for schema, base in self._bases.values()
+                      if base not in bases and _declares(schema, anchor)), None)
+        if other is not None:
+            return self._unresolved(node, keyword, DYNAMIC_SCOPE, other=self._file_of(other),
+                                    anchor=_anchor_shown(anchor))
+        return found if outer is None else outer
+
+    def _searched_in(self, node: dict, keyword: str, target: str) -> str:
+        """The file a reference's pointer or anchor was looked for in ("this file" when it is
+        the one holding the reference)."""
+        path = self._file_of(target)
+        return "this file" if path == getattr(_line(node, keyword), "file", self.file) else path
+
+    def _file_of(self, uri: str) -> str:
+        """The file a document's URI (its path or `$id`) names, spelled as the set spells it."""
+        uri = self._declared.get(uri, uri)
+        return self.file if uri == uri_of(self.file) else (self._path_of(uri) or _shown(uri))
+
+    def _unresolved(self, node: dict, keyword: str, template: str, elsewhere: dict | None = None,
+                    **more: str) -> External:
+        error = _error(node, keyword, self.file, template, **more)
+        unresolved = Unresolved(error.file, error.line, error.problem)
+        if elsewhere is None:
+            self.unresolved.append(unresolved)
+        else:
+            elsewhere.setdefault(node[keyword], unresolved)
+        return External(node[keyword])
+
+    def _left_out(self, uri: str) -> str | None:
+        """Why a limit may have left out the file `uri` names, if one may have: a file not
+        fetched (by its path, or a URL by its last segment, as the App looks files up), or a
+        search for the file declaring a URL that stopped at its bound."""
+        if uri.startswith(FILE_BASE):
+            path = unquote(uri[len(FILE_BASE):])
+            withheld = next((each for each in self._withheld if uri_of(each) == uri_of(path)), None)
+        else:
+            segment = _segment(uri)
+            withheld = next((each for each in sorted(self._withheld)
+                             if each.rpartition("/")[2] == segment), None)
+            if withheld is None and segment in self._cut:
+                return SEARCH_CUT.format(uri=uri, limit=f"{MAX_SET_DOCUMENTS} files parsed")
+            if withheld is None and getattr(self._files, "cut_short", False):
+                return SEARCH_CUT.format(uri=uri, limit="the bound of the files listed in its tree")
+        return None if withheld is None else WITHHELD.format(path=withheld, why=self._withheld[withheld])
+
+    def declarer(self, uri: str) -> str | None:
+        """The set's file declaring the `$id` `uri` (absolute, no fragment), if one does."""
+        self._reach(uri)
+        declared = self._declared.get(uri)
+        return None if declared is None else self._shown(declared)
 
     def _shown(self, uri: str) -> str:
         """A `file:///` URI as a path spelled like the checked file's (absolute or not)."""
@@ -146,12 +257,13 @@ class Refs:
             return
         # An unknown URL may be a file's `$id`: only a file whose text holds its last segment
         # can declare it (absolute or relative), so only those are parsed, a bounded number.
-        segment = uri.rstrip("/").rpartition("/")[2]
+        segment = _segment(uri)
         if segment in self._searched:
             return
         self._searched.add(segment)
         for each in sorted(self._files):
             if len(self._loaded) > MAX_SET_DOCUMENTS:
+                self._cut.add(segment)  # a file left unread may declare it
                 break
             if each not in self._loaded and segment in self._files[each]:
                 self._load(each)
@@ -188,20 +300,22 @@ class Refs:
             self._add(root, _draft_of(root, self.draft), uri_of(path))
 
     def is_plain_ref(self, node: object) -> bool:
-        """A `$ref` that stands for its target alone (siblings ignored or only annotations)."""
-        if not isinstance(node, dict) or not isinstance(node.get("$ref"), str):
+        """A reference that stands for its target alone (siblings ignored or only annotations)."""
+        found = self.keywords_in(node)
+        if len(found) != 1:
             return False
-        return self.draft.ref_overrides_siblings or all(
-            key == "$ref" or key in keywords.ANNOTATIONS for key in node)
+        return (found[0] == "$ref" and self.draft.ref_overrides_siblings) or all(
+            key == found[0] or key in keywords.ANNOTATIONS for key in node)
 
     def resolve(self, node: object) -> object:
         """Follow plain references to the schema they stand for (or External)."""
         seen = set()
         while self.is_plain_ref(node):
+            keyword = self.keywords_in(node)[0]
             if id(node) in seen:
-                raise _error(node, self.file, CIRCULAR, node["$ref"])
+                raise _error(node, keyword, self.file, CIRCULAR)
             seen.add(id(node))
-            node = self.target(node)
+            node = self.target(node, keyword)
             if isinstance(node, External):
                 return node
         return node
@@ -218,12 +332,17 @@ class Refs:
             seen.add(id(schema))
             if id(schema) not in own:
                 stack.extend(keywords.children(schema))  # the document's own are listed already
-            if isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
-                if id(schema) in own:
-                    self.resolve(schema)
-                target = self.target(schema)
+            if self.keywords_in(schema) and id(schema) in own:
+                self.resolve(schema)
+            for keyword in self.keywords_in(schema):
+                target = self.target(schema, keyword)
                 if not isinstance(target, External) and id(target) not in own:
                     stack.append(target)  # another file's schema: its references count too
+
+
+def _segment(uri: str) -> str:
+    """A URL's last path segment: what a file declaring it as its `$id` must hold."""
+    return uri.rstrip("/").rpartition("/")[2]
 
 
 def _shown(uri: str) -> str:
@@ -237,27 +356,44 @@ def _draft_of(root: object, default: Draft) -> Draft:
     return drafts.URIS.get(drafts.normalise(uri), default) if isinstance(uri, str) else default
 
 
-def _error(node: dict, file: str, template: str, ref: str, **more: str) -> SchemaError:
+def _error(node: dict, keyword: str, file: str, template: str, **more: str) -> SchemaError:
     """A SchemaError naming the file the reference sits in (maybe a referenced file)."""
-    line = _line(node)
-    where = getattr(line, "file", file)
-    return SchemaError(where, None if line is None else int(line),
-                       template.format(ref=ref, where="this file" if where == file else where, **more))
+    line = _line(node, keyword)
+    return SchemaError(getattr(line, "file", file), None if line is None else int(line),
+                       template.format(keyword=keyword, ref=node[keyword], **more))
 
 
-def _line(node: dict) -> int | None:
+def _line(node: dict, keyword: str) -> int | None:
     key_line = getattr(node, "key_line", None)
-    return key_line("$ref") if key_line else None
+    return key_line(keyword) if key_line else None
+
+
+def _dynamic_anchor(keyword: str, ref: str) -> str | bool | None:
+    """The anchor a dynamic reference looks for in the dynamic scope: `$dynamicRef`'s fragment
+    when it is a name (a JSON pointer is static), `$recursiveRef`'s `$recursiveAnchor: true`."""
+    if keyword == "$recursiveRef":
+        return True
+    fragment = urldefrag(ref)[1]
+    return fragment if fragment and not fragment.startswith("/") else None
+
+
+def _declares(schema: object, anchor: str | bool) -> bool:
+    key = "$recursiveAnchor" if anchor is True else "$dynamicAnchor"
+    return isinstance(schema, dict) and schema.get(key) == anchor
+
+
+def _anchor_shown(anchor: str | bool) -> str:
+    return "$recursiveAnchor" if anchor is True else f'$dynamicAnchor "{anchor}"'
 
 
 def references(root: object) -> frozenset[str]:
-    """The other documents a parsed schema's `$ref`s name, as written (fragments dropped):
-    what its schema set must hold. A reference into the document itself names none."""
+    """The other documents a parsed schema's references (`$ref` and the dynamic ones) name, as
+    written (fragments dropped): what its schema set must hold. A reference into the document
+    itself names none."""
     found = set()
     for schema in keywords.walk(root):
-        if isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
-            uri = urldefrag(schema["$ref"])[0]
-            if uri:
+        for ref in _written(schema):
+            if uri := urldefrag(ref)[0]:
                 found.add(uri)
     return frozenset(found)
 
@@ -269,9 +405,26 @@ def reference_uris(root: object, file: str) -> frozenset[str]:
     every document the reference may mean. A reference into the document itself names none."""
     found = set()
     for schema, base, _declared in _with_bases(root, _draft_of(root, drafts.DEFAULT), uri_of(file)):
-        if isinstance(schema.get("$ref"), str) and (ref := urldefrag(schema["$ref"])[0]):
-            found |= {urljoin(base, ref), urljoin(uri_of(file), ref)}
+        for written in _written(schema):
+            if ref := urldefrag(written)[0]:
+                found |= {urljoin(base, ref), urljoin(uri_of(file), ref)}
     return frozenset(found)
+
+
+def declared_ids(root: dict) -> dict[str, dict]:
+    """Each `$id` a document declares (its own and its subschemas'), joined onto the enclosing
+    ones but not onto a file's path (fragments dropped) -> the first schema declaring it."""
+    found: dict[str, dict] = {}
+    for schema, base, declared in _with_bases(root, _draft_of(root, drafts.DEFAULT), ""):
+        if declared and base:
+            found.setdefault(base, schema)
+    return found
+
+
+def _written(schema: object) -> list[str]:
+    """A schema object's references of any draft, as written: one its draft does not define
+    still fails the file, so its target belongs in the set as much as a `$ref`'s."""
+    return [schema[key] for key in Refs.keywords_in(schema)]
 
 
 def _with_bases(root: object, draft: Draft, uri: str) -> Iterator[tuple[dict, str, bool]]:

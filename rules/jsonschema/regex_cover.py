@@ -7,6 +7,7 @@ bounded by MAX_STEPS, so a pathological pattern costs a fixed amount and stays u
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import islice
 
 import re
 import re._constants as C
@@ -31,11 +32,18 @@ KNOWN_ASSERTIONS = (C.AT_BEGINNING, C.AT_END, C.AT_BOUNDARY, C.AT_NON_BOUNDARY)
 MAX_SAMPLES = 16  # strings drawn from a pattern to look for one the other rejects
 PREFERRED = "a0A_-. "
 MAX_CLASS_SAMPLES = 3  # characters tried for one character class
+# Characters of one sample: `(a{50000}){50000}` is 30 characters of pattern and 2.5 GB of
+# string, so a sample's length is checked before it is built (length × repeat count is known).
+MAX_SAMPLE_CHARS = 20_000
 SURROGATES = (0xD800, 0xDFFF)  # characters a sample uses when its class allows them
 
 
 class _Undecided(Exception):
     """A construct this module does not model (or the step budget ran out)."""
+
+
+class TooLong(Exception):
+    """Every sample of the pattern would pass the length asked for: none was built."""
 
 
 def covers(wide: str, narrow: str) -> bool:
@@ -48,39 +56,63 @@ def covers(wide: str, narrow: str) -> bool:
         return False
 
 
-def samples(pattern: str) -> list[str]:
-    """A few short strings shaped by the pattern (one per alternative), unchecked; [] if the
-    pattern is beyond this module. Callers check them with the real engine."""
+def shape(pattern: str) -> tuple | None:
+    """The pattern as a sequence of ("set", ranges), ("rep", low, high, seq), ("alt", seqs),
+    ("at", assertion) and ("look", positive, seq) items; None if beyond this module."""
     try:
-        return _samples(_normal(pattern))
+        return _normal(pattern)
     except _Undecided:
-        return []
+        return None
 
 
-def escapes(wide: str, narrow: str, find) -> bool:
-    """Whether a sample string `narrow` matches is rejected by `wide` (proof of non-cover).
-    `find(pattern, text)` is the ECMA-262 search, so samples are checked by the real engine."""
-    return any(find(narrow, text) and not find(wide, text) for text in samples(narrow))
+def samples(pattern: str, max_chars: int = MAX_SAMPLE_CHARS) -> list[str]:
+    """A few short strings shaped by the pattern (one per alternative), unchecked; [] if the
+    pattern is beyond this module. Callers check them with the real engine. Samples longer
+    than max_chars are left out unbuilt; TooLong when that leaves none."""
+    return list(_samples_of(pattern, max_chars))
 
 
-def _samples(seq: tuple) -> list[str]:
-    """A few short strings built from the sequence: each alternative, each repeat at its least."""
+@lru_cache(maxsize=1024)
+def _samples_of(pattern: str, max_chars: int) -> tuple[str, ...]:
+    try:
+        return tuple(_samples(_normal(pattern), max_chars))
+    except _Undecided:
+        return ()
+
+
+def _samples(seq: tuple, max_chars: int) -> list[str]:
+    """A few short strings built from the sequence: each alternative, each repeat at its least.
+    A string's length is known before it is built, so one over max_chars never is."""
     out = [""]
     for item in seq:
         if item[0] == "set":
-            out = [text + char for text in out for char in _chars(item[1])]
-        elif item[0] == "rep":
-            body = _samples(item[3])
-            out = [text + part * max(item[1], 1) for text in out for part in body]
-        elif item[0] == "alt":
-            out = [text + part for text in out for branch in item[1] for part in _samples(branch)]
-        out = out[:MAX_SAMPLES]
+            pieces = [(char, 1) for char in _chars(item[1])]
+        elif item[0] == "rep":  # an optional repeat is left out when no copy of it fits
+            body = (_fitting(item[3], max_chars) or [""]) if item[1] == 0 else _samples(item[3], max_chars)
+            pieces = [(part, max(item[1], 1)) for part in body]
+        elif item[0] == "alt":  # the first MAX_SAMPLES are all the product below can keep
+            pieces = list(islice(((part, 1) for branch in item[1]
+                                  for part in _fitting(branch, max_chars)), MAX_SAMPLES))
+        else:
+            continue
+        out = list(islice((text + part * count for text in out for part, count in pieces
+                           if len(text) + len(part) * count <= max_chars), MAX_SAMPLES))
+        if not out:
+            raise TooLong
     return out
+
+
+def _fitting(branch: tuple, max_chars: int) -> list[str]:
+    """An alternative's samples, none when it has no short one (another alternative may)."""
+    try:
+        return _samples(branch, max_chars)
+    except TooLong:
+        return []
 
 
 def _chars(ranges: tuple) -> list[str]:
     """A preferred character of the class, then each range's ends (a removed member shows)."""
-    preferred = [c for c in PREFERRED if _within(((ord(c), ord(c)),), ranges)][:1]
+    preferred = [c for c in PREFERRED if any(lo <= ord(c) <= hi for lo, hi in ranges)][:1]
     ends = [chr(code) for lo, hi in ranges[:MAX_CLASS_SAMPLES] for code in (lo, hi)
             if not SURROGATES[0] <= code <= SURROGATES[1]]  # not text on their own
     return list(dict.fromkeys(preferred + ends))[:MAX_CLASS_SAMPLES]
@@ -137,7 +169,10 @@ def _item(op, arg, depth: int) -> tuple:
         return ("alt", tuple(_seq(branch, depth) for branch in arg[1]))
     if op is C.AT and arg in KNOWN_ASSERTIONS:
         return ("at", str(arg))
-    raise _Undecided  # back-references, lookarounds, \A \Z and the like
+    if op in (C.ASSERT, C.ASSERT_NOT) and arg[0] == 1:
+        # A lookahead: only regex_automaton models it; the aligner never proves through it.
+        return ("look", op is C.ASSERT, _seq(arg[1], depth))
+    raise _Undecided  # back-references, lookbehinds, \A \Z and the like
 
 
 def _charset(items) -> tuple:
@@ -221,7 +256,7 @@ class _Aligner:
         a = small[0]
         if a[0] == "alt":  # every branch must fit
             return all(self.sub(branch + small[1:], 0, big, 0) for branch in a[1])
-        if a[0] == "at" and self.sub(small, 1, big, 0):
+        if a[0] in ("at", "look") and self.sub(small, 1, big, 0):
             return True  # an assertion only narrows `small`
         if a[0] == "rep" and a[2] != INF and a[2] <= MAX_UNROLL and a[3]:
             unrolled = ("alt", tuple(a[3] * n for n in range(a[1], a[2] + 1)))

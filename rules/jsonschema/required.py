@@ -34,3 +34,9 @@ def drop(ctx, flat: Flat, name: str):
 
 def path(parent_path: str, name: str) -> str:
     return paths.prop(parent_path, name)
+
+
+def with_default(ctx, flat: Flat, name: str) -> bool:
+    """Whether the new schema of property `name` states a `default`."""
+    schemas = [ctx.new.refs.resolve(s) for s in flat.props.get(name, ())]
+    return any(isinstance(s, dict) and "default" in s for s in schemas)

@@ -47,6 +47,11 @@ def _rule(rule: str, help: RuleHelp) -> dict:
     if help.markdown:
         out["fullDescription"] = {"text": help.summary}
         out["help"] = {"text": help.markdown, "markdown": help.markdown}
+    if rule.startswith("PROTO_"):
+        from ..protobuf.bufrules import buf_ids  # only protobuf rules have buf counterparts
+
+        if ids := buf_ids(rule):
+            out["properties"] = {"buf": list(ids)}  # the ids `buf breaking` reports it under
     return out
 
 

@@ -9,11 +9,13 @@ from . import (enum_deleted, enum_value_deleted, enum_value_deleted_not_reserved
                enum_value_number_changed, enum_value_renamed, field_cardinality_changed,
                field_default_changed, field_deleted, field_deleted_not_deprecated,
                field_deleted_not_reserved, field_json_cardinality_changed,
-               field_json_name_changed, field_json_type_changed, field_number_changed,
-               field_oneof_changed, field_presence_changed, field_renamed,
-               field_type_incompatible, field_type_reference_changed, message_deleted,
+               field_json_name_changed, field_json_type_changed, field_language_type_changed,
+               field_number_changed, field_oneof_alone_changed, field_oneof_changed, field_presence_changed,
+               field_renamed, field_type_changed, field_type_incompatible,
+               field_type_reference_changed, file_option_changed, message_deleted,
                oneof_renamed, package_changed, required_field_changed, reserved_deleted,
-               rpc_idempotency_changed, rpc_signature_changed)
+               rpc_deleted, rpc_idempotency_changed, rpc_signature_changed, service_deleted,
+               syntax_changed)
 from .categories import checks_json
 from .context import Context
 from .pairs import walk
@@ -21,6 +23,8 @@ from .parse import parse
 
 RULES = (
     package_changed,
+    syntax_changed,
+    file_option_changed,
     message_deleted,
     enum_deleted,
     field_deleted_not_reserved,
@@ -32,10 +36,13 @@ RULES = (
     field_type_incompatible,
     field_type_reference_changed,
     field_json_type_changed,
+    field_type_changed,
+    field_language_type_changed,
     field_cardinality_changed,
     field_json_cardinality_changed,
     field_presence_changed,
     field_oneof_changed,
+    field_oneof_alone_changed,
     oneof_renamed,
     required_field_changed,
     field_default_changed,
@@ -44,6 +51,8 @@ RULES = (
     enum_value_deleted,
     enum_value_number_changed,
     enum_value_renamed,
+    service_deleted,
+    rpc_deleted,
     rpc_signature_changed,
     rpc_idempotency_changed,
 )
@@ -61,7 +70,8 @@ __all__ = ["RULES", "parse", "compare", "notes"]
 def compare(old, new, options: Options) -> Iterable[Finding]:
     """Every selected rule's findings for each old/new pair, in one walk."""
     new_schema, old_schema = new.schema(Side.NEW), old.schema(Side.OLD)
-    ctx = Context(old=old_schema, new=new_schema, categories=options.proto_categories)
+    ctx = Context(old=old_schema, new=new_schema, categories=options.proto_categories,
+                  buf_off=options.proto_buf_off)
     policy = {rule: _policy(rule.SPEC, options) for rule in RULES}
     for pair in walk(old_schema, new_schema):
         for rule in _BY_KIND.get(pair.kind, ()):

@@ -12,6 +12,11 @@ class Context:
     old: Schema
     new: Schema
     categories: frozenset[str] = DEFAULT  # buf's breaking categories selected (categories.py)
+    buf_off: frozenset[str] = frozenset()  # buf rule ids a buf.yaml left out (Options)
+
+    def buf_checks(self, *ids: str) -> bool:
+        """Whether one of the buf ids standing for a change is in use (all are, without a buf.yaml)."""
+        return not set(ids) <= self.buf_off
 
     @property
     def json(self) -> bool:
@@ -24,7 +29,8 @@ class Context:
         return checks_code(self.categories)
 
     def moved_within_package(self, full: str) -> bool:
-        """A type gone from this file that the NEW side still defines (in a file it imports):
-        PACKAGE allows moving types between files of a package, FILE does not. A type moved to a
-        file this one does not import is not visible here and counts as deleted."""
-        return FILE not in self.categories and full in self.new.types
+        """A type or service gone from this file that the NEW side still defines (in a file it
+        imports): PACKAGE allows moving them between files of a package, FILE does not. One
+        moved to a file this one does not import is not visible here and counts as deleted."""
+        return FILE not in self.categories and (full in self.new.types
+                                                or full in self.new.all_services)

@@ -19,8 +19,19 @@ VIEW: dict[str, tuple] = {  # message -> (field, number, type[, label[, default]
         ("name", 1, STRING), ("package", 2, STRING),
         ("message_type", 4, "DescriptorProto", REPEATED),
         ("enum_type", 5, "EnumDescriptorProto", REPEATED),
-        ("service", 6, "ServiceDescriptorProto", REPEATED),
+        ("service", 6, "ServiceDescriptorProto", REPEATED), ("options", 8, "FileOptions"),
         ("source_code_info", 9, "SourceCodeInfo"), ("syntax", 12, STRING)),
+    # The options buf's FILE_SAME_* rules compare (generated code's names and shape).
+    "FileOptions": (
+        ("java_package", 1, STRING), ("java_outer_classname", 8, STRING),
+        ("optimize_for", 9, INT32, OPTIONAL, "1"), ("java_multiple_files", 10, BOOL),
+        ("go_package", 11, STRING), ("cc_generic_services", 16, BOOL),
+        ("java_generic_services", 17, BOOL), ("py_generic_services", 18, BOOL),
+        ("cc_enable_arenas", 31, BOOL, OPTIONAL, "true"),
+        ("objc_class_prefix", 36, STRING), ("csharp_namespace", 37, STRING),
+        ("swift_prefix", 39, STRING), ("php_class_prefix", 40, STRING),
+        ("php_namespace", 41, STRING), ("php_metadata_namespace", 44, STRING),
+        ("ruby_package", 45, STRING)),
     "DescriptorProto": (
         ("name", 1, STRING), ("field", 2, "FieldDescriptorProto", REPEATED),
         ("nested_type", 3, "DescriptorProto", REPEATED),
@@ -35,7 +46,8 @@ VIEW: dict[str, tuple] = {  # message -> (field, number, type[, label[, default]
         ("type", 5, INT32, OPTIONAL, "1"), ("type_name", 6, STRING),
         ("default_value", 7, STRING), ("options", 8, "FieldOptions"),
         ("oneof_index", 9, INT32), ("json_name", 10, STRING), ("proto3_optional", 17, BOOL)),
-    "FieldOptions": (("deprecated", 3, BOOL), ("features", 21, "FeatureSet")),
+    "FieldOptions": (("ctype", 1, INT32), ("deprecated", 3, BOOL), ("jstype", 6, INT32),
+                     ("features", 21, "FeatureSet")),
     "FeatureSet": (("field_presence", 1, INT32),),
     "EnumDescriptorProto": (
         ("name", 1, STRING), ("value", 2, "EnumValueDescriptorProto", REPEATED),

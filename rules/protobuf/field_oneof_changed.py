@@ -4,8 +4,9 @@ Oneof names never reach the wire; what matters is which fields exclude each othe
 now shares a oneof with fields it used to coexist with, old data may set several of them and the
 new reader keeps only the last (breaks backward). If it left a oneof, new data may set fields that
 old readers treat as exclusive (breaks forward). Renaming a oneof, or moving one field alone into
-a new oneof, changes nothing and is not reported (buf's FIELD_SAME_ONEOF reports both; Confluent
-agrees they are safe).
+a new oneof, changes no payload and is not reported here (buf's FIELD_SAME_ONEOF reports both;
+Confluent agrees they are safe): PROTO_ONEOF_RENAMED and PROTO_FIELD_ONEOF_ALONE_CHANGED report
+them where generated code is protected.
 
 Example: `string email = 2;` and `string phone = 3;` move into `oneof contact { ... }`.
 
@@ -36,14 +37,20 @@ def _names(parent, numbers) -> str:
     return " and ".join(f'"{parent.fields[n].name}"' for n in sorted(numbers))
 
 
+def exclusivity_change(pair) -> tuple[set[int], set[int]]:
+    """The numbers of the fields the pair's field now excludes, and those it no longer does
+    (fields of both versions only: an added or deleted partner changes no old data)."""
+    common = pair.old_parent.fields.keys() & pair.new_parent.fields.keys()
+    before = _partners(pair.old_parent, pair.old, common)
+    after = _partners(pair.new_parent, pair.new, common)
+    return after - before, before - after
+
+
 def check(pair, ctx):
     old, new = pair.old, pair.new
     if old is None or new is None or old.oneof == new.oneof:
         return
-    common = pair.old_parent.fields.keys() & pair.new_parent.fields.keys()
-    before = _partners(pair.old_parent, old, common)
-    after = _partners(pair.new_parent, new, common)
-    joined, left = after - before, before - after
+    joined, left = exclusivity_change(pair)
     if not joined and not left:
         return
     parts = []

@@ -18,6 +18,7 @@ class Kind(enum.Enum):
     ENUM_VALUE = "enum value"
     ENUM_VALUE_MOVED = "enum value moved"
     RPC = "rpc"
+    SERVICE = "service"
 
 
 @dataclass(frozen=True)
@@ -74,9 +75,10 @@ def walk(old: Schema, new: Schema) -> Iterator[Pair]:
         elif not (outer in old.messages and outer not in new.messages):
             yield Pair(Kind.ENUM, enum_, None)
     yield from _referenced(pending, old.types, new.types)
+    for name, service in old.services.items():
+        yield Pair(Kind.SERVICE, service, new.services.get(name))
     for name, rpc in old.rpcs.items():
-        if name in new.rpcs:
-            yield Pair(Kind.RPC, rpc, new.rpcs[name])
+        yield Pair(Kind.RPC, rpc, new.rpcs.get(name))
 
 
 def _message(old: Message, new: Message, anchor: int, pending: list) -> Iterator[Pair]:

@@ -4,10 +4,11 @@ from __future__ import annotations
 from operator import attrgetter
 
 from ..model import SchemaError, Side, Source
+from ..textlines import file_lines
 from . import descriptors
 from .compile import Compilation
 from .schema import (Cardinality, Enum, EnumValue, Field, Message, Reserved, Rpc, Schema,
-                     SpanIndex)
+                     Service, SpanIndex)
 
 EMPTY = "file is empty"
 NOT_COMPILED = "protoc did not report the file {name!r} in its output"
@@ -21,6 +22,9 @@ LABEL_REQUIRED, LABEL_REPEATED = 2, 3  # FieldDescriptorProto.Label
 FIELD_ATTRIBUTES = attrgetter("name", "number", "type", "type_name", "json_name", "label",
                               "proto3_optional")
 IDEMPOTENCY = ("IDEMPOTENCY_UNKNOWN", "NO_SIDE_EFFECTS", "IDEMPOTENT")  # MethodOptions.IdempotencyLevel
+CTYPE = ("STRING", "CORD", "STRING_PIECE")  # FieldOptions.CType
+JSTYPE = ("JS_NORMAL", "JS_STRING", "JS_NUMBER")  # FieldOptions.JSType
+OPTIMIZE_FOR = {1: "SPEED", 2: "CODE_SIZE", 3: "LITE_RUNTIME"}  # FileOptions.OptimizeMode
 # FieldDescriptorProto.Type numbers -> the keyword as written in .proto files.
 KINDS = {1: "double", 2: "float", 3: "int64", 4: "uint64", 5: "int32", 6: "fixed64",
          7: "fixed32", 8: "bool", 9: "string", 10: "group", 11: "message", 12: "bytes",
@@ -75,9 +79,12 @@ def _build(source: Source, name: str, data: bytes) -> Schema:
     own = _Builder(main, index, types, main=True)
     own.file()
     _link_maps(types)
-    return Schema(path=source.path, lines=source.text.splitlines(), syntax=own.syntax,
+    services = frozenset(f"{each.package}.{s.name}" if each.package else s.name
+                         for each in files for s in each.service)
+    return Schema(path=source.path, lines=file_lines(source.text), syntax=own.syntax,
                   package=main.package, index=index, messages=own.messages, enums=own.enums,
-                  rpcs=own.rpcs, types=types)
+                  rpcs=own.rpcs, types=types, services=own.services, all_services=services,
+                  file_options=_file_options(main.options))
 
 
 class _Builder:
@@ -90,6 +97,7 @@ class _Builder:
         self.messages: dict[str, Message] = {}
         self.enums: dict[str, Enum] = {}
         self.rpcs: dict[str, Rpc] = {}
+        self.services: dict[str, Service] = {}
 
     def file(self) -> None:
         for i, message in enumerate(self.proto.message_type):
@@ -97,6 +105,8 @@ class _Builder:
         for i, enum in enumerate(self.proto.enum_type):
             self.enum(enum, "", (FILE_ENUM, i))
         for i, service in enumerate(self.proto.service):
+            self.services[service.name] = Service(service.name, self.prefix + service.name,
+                                                  (FILE_SERVICE, i), self.index)
             for j, method in enumerate(service.method):
                 name = f"{service.name}.{method.name}"
                 self.rpcs[name] = Rpc(name, method.input_type.lstrip("."),
@@ -142,9 +152,13 @@ class _Builder:
             cardinality = Cardinality.OPTIONAL  # explicit presence
         else:
             cardinality = Cardinality.IMPLICIT
-        return Field(name, number, kind, ref, ref, cardinality, oneof, json_name,
-                     proto.default_value if has("default_value") else None,
-                     has_options and proto.options.deprecated, path, self.index)
+        built = Field(name, number, kind, ref, ref, cardinality, oneof, json_name,
+                      proto.default_value if has("default_value") else None,
+                      has_options and proto.options.deprecated, path, self.index)
+        if has_options:
+            built.ctype = _named(CTYPE, proto.options.ctype)
+            built.jstype = _named(JSTYPE, proto.options.jstype)
+        return built
 
     def enum(self, proto, outer: str, path: tuple) -> None:
         name = f"{outer}{proto.name}"
@@ -191,4 +205,22 @@ def _link_maps(types: dict) -> None:
 
 
 def _idempotency(level: int) -> str:
-    return IDEMPOTENCY[level] if 0 <= level < len(IDEMPOTENCY) else str(level)
+    return _named(IDEMPOTENCY, level)
+
+
+def _named(names: tuple[str, ...], number: int) -> str:
+    """An enum option's value name (its number when this protoc knows more names than we do)."""
+    return names[number] if 0 <= number < len(names) else str(number)
+
+
+def _file_options(options) -> dict[str, str]:
+    """Every FileOptions field the view reads, defaults included (buf compares values)."""
+    values = {}
+    for name, *_rest in descriptors.VIEW["FileOptions"]:
+        value = getattr(options, name)
+        if name == "optimize_for":
+            value = OPTIMIZE_FOR.get(value, str(value))
+        elif isinstance(value, bool):
+            value = "true" if value else "false"
+        values[name] = value
+    return values

@@ -28,6 +28,8 @@ MESSAGE = 'RPC "{path}" changed its idempotency level from {old} to {new}.'
 
 
 def check(pair, ctx):
+    if pair.new is None:
+        return  # deleted: PROTO_RPC_DELETED
     old, new = pair.old.idempotency, pair.new.idempotency
     if old == new:
         return

@@ -36,6 +36,8 @@ def _signature(rpc, types) -> str:
 
 
 def check(pair, ctx):
+    if pair.new is None:
+        return  # deleted: PROTO_RPC_DELETED
     old, new = _signature(pair.old, ctx.old.types), _signature(pair.new, ctx.new.types)
     if old == new:
         return

@@ -76,6 +76,9 @@ class Field(Located):
     at: tuple
     index: SpanIndex
     map_types: tuple["Field", "Field"] | None = None  # key and value fields of a map
+    # Options that shape only generated code (FieldOptions.CType and .JSType, by name).
+    ctype: str = "STRING"
+    jstype: str = "JS_NORMAL"
 
     def same_as(self, other: "Field") -> bool:
         """Equal in everything a compatibility rule looks at (not in where it is written)."""
@@ -84,6 +87,7 @@ class Field(Located):
                 and self.cardinality == other.cardinality and self.oneof == other.oneof
                 and self.json_name == other.json_name and self.default == other.default
                 and self.deprecated == other.deprecated
+                and self.ctype == other.ctype and self.jstype == other.jstype
                 and _same_types(self.map_types, other.map_types))
 
 
@@ -157,6 +161,14 @@ class Rpc(Located):
 
 
 @dataclass(eq=False)
+class Service(Located):
+    name: str
+    full: str
+    at: tuple
+    index: SpanIndex
+
+
+@dataclass(eq=False)
 class Schema:
     """One compiled version: the file's own types by package-less name, and every type by full name."""
 
@@ -169,6 +181,12 @@ class Schema:
     enums: dict[str, Enum]
     rpcs: dict[str, Rpc]
     types: dict[str, Message | Enum]  # full name -> type, across the file and its imports
+    services: dict[str, Service] = field(default_factory=dict)  # the file's own, by name
+    # Full names of the services of the file and its imports (PACKAGE allows moving one).
+    all_services: frozenset[str] = frozenset()
+    # FileOptions buf compares (rules/protobuf/file_option_changed.py), as written in a .proto
+    # file: name -> value (strings unquoted, "true"/"false", enum value names), defaults included.
+    file_options: dict[str, str] = field(default_factory=dict)
 
     @property
     def package_span(self) -> Span:

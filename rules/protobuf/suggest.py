@@ -91,6 +91,27 @@ def swap_on_line(schema: Schema, field: Field, pattern: str, replacement: str,
     return Suggestion(title=title, line_start=span.line, line_end=span.line, replacement=fixed)
 
 
+def replace_statement(schema: Schema, span: Span, statement: str,
+                      title: str) -> Suggestion | None:
+    """Rewrite a single-line statement in place (what surrounds it on its line stays)."""
+    if not span.line or span.line != span.end_line:
+        return None
+    text = schema.lines[span.line - 1]
+    start, end = _index(text, span.col), _index(text, span.end_col)
+    return Suggestion(title=title, line_start=span.line, line_end=span.line,
+                      replacement=text[:start] + statement + text[end:])
+
+
+def add_after(schema: Schema, span: Span, statement: str, title: str) -> Suggestion | None:
+    """A new line after a single-line statement that nothing but a comment follows."""
+    if not span.line or span.line != span.end_line or not _clean_tail(schema, span.line,
+                                                                      span.end_col):
+        return None
+    text = schema.lines[span.line - 1]
+    return Suggestion(title=title, line_start=span.line, line_end=span.line,
+                      replacement="\n".join([text, _indent(text) + statement]))
+
+
 def _clean_tail(schema: Schema, line: int, col: int) -> bool:
     text = schema.lines[line - 1]
     return _clean(text[_index(text, col):])

@@ -5,13 +5,14 @@ from rules.protobuf import bufyaml
 from bot.config.config import parse_config
 
 LAYOUT = bufyaml.layout({"proto/buf.yaml": "version: v1\nbreaking:\n  use: [FILE]\n"
-                                            "  except: [FIELD_SAME_NAME]\n", "x/buf.yaml": "[\n"})
+                                            "  except: [FIELD_SAME_NAME, FIELD_SAME_JSON_NAME]\n",
+                         "x/buf.yaml": "[\n"})
 
 
 def test_without_settings_of_its_own_the_config_takes_buf_yaml():
     options, notes = parse_config(None).proto_options("proto/a.proto", LAYOUT)
     assert options.proto_categories == {"FILE"}
-    assert options.severities == {"PROTO_FIELD_RENAMED": None}
+    assert options.severities == {"PROTO_FIELD_RENAMED": None, "PROTO_FIELD_JSON_NAME_CHANGED": None}
     assert [note.split(":")[0] for note in notes] == ["x/buf.yaml was not used"]
 
 

@@ -13,7 +13,7 @@ from bot.config.config import BOT_RULES, CONFIG_PATH, ConfigError, parse_config
 from bot.config.configfile import load
 from tests.shared import REPO
 
-SCHEMA = json.loads((REPO / "bot" / "config" / "schema-review.schema.json").read_text())
+SCHEMA = json.loads((REPO / "bot" / "schema-review.schema.json").read_text())
 VALIDATOR = jsonschema.Draft7Validator(SCHEMA)
 EXPECTED_KEYS = re.compile(r"expected one of (.+)$")
 # Every mapping level that names its keys: where the unknown key goes, and the schema's object there.

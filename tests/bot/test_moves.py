@@ -21,7 +21,20 @@ AVRO = '{"type": "record", "name": "%s", "namespace": "acme", "fields": []}'
     (Format.AVRO, '["null", %s, {"type": "enum", "name": "x.E", "symbols": ["A"]}]' % (AVRO % "U"),
      {"acme.U", "x.E"}),
     (Format.PROTOBUF, 'syntax="proto3"; package a.v1; message M { message N {} } enum E { X = 0; }',
-     {"a.v1.M", "a.v1.E"}),
+     {"a.v1.M", "a.v1.M.N", "a.v1.E"}),
+    # protoc takes spaces around a package's dots; every nested type counts, a proto2 group
+    # too, but not a field whose type or name is a keyword, nor words in an option's value
+    (Format.PROTOBUF, 'package shop . orders ;\nmessage O { message message = 1; enum enum = 2; '
+     'oneof k { group G = 3 [deprecated = true] { } } option (x) = { message M { } }; }\n'
+     'service S { rpc R (O) returns (O) { option (y) = { }; } }',
+     {"shop.orders.O", "shop.orders.O.G", "shop.orders.S"}),
+    # Avro: every named type at any depth, inheriting the enclosing namespace
+    (Format.AVRO, '{"type": "record", "name": "E", "namespace": "a", "fields": [{"name": "u", '
+     '"type": {"type": "record", "name": "U", "fields": [{"name": "k", "type": {"type": "enum", '
+     '"name": "b.K", "symbols": ["X"]}}]}}]}', {"a.E", "a.U", "b.K"}),
+    # JSON Schema: the document's `$id` and its subschemas', joined onto the enclosing ones
+    (Format.JSONSCHEMA, '{"$id": "https://x.example/e", "properties": {"u": {"$id": "u", "type": "object"}}}',
+     {"https://x.example/e", "https://x.example/u"}),
     (Format.PROTOBUF, '// package fake;\nmessage M { string s = 1 [(x) = "message Y {"]; }\n', {"M"}),
     (Format.JSONSCHEMA, '{"$id": "https://acme.example/c", "type": "object"}', {"https://acme.example/c"}),
     (Format.JSONSCHEMA, '{"type": "object"}', set()),
@@ -115,3 +128,55 @@ def test_too_many_comparisons_fail_closed_instead(monkeypatch):
     added = change("s/v2/c.schema.json", None, LOOSE % "string", FileStatus.ADDED)
     first, second = paired([gone, added], Config().classify)
     assert first.problem and second == added
+
+
+# A type moved below another file's top level is compared in place: the new file holding the
+# old definition, written on the lines the removed file had it (so old-side findings name them).
+USER = '{\n  "type": "record",\n  "name": "U",%s\n  "fields": [\n    {"name": "id", "type": "long"}\n  ]\n}\n'
+HOST = ('{"type": "record", "name": "Host", "namespace": "h", "fields": [{"name": "s", "type": "string"}, '
+        '{"name": "u", "type": {"type": "record", "name": "U",%s "fields": [{"name": "id", "type": "string"}]}}]}')
+
+
+@pytest.mark.parametrize("old,new,name,expected_namespace", [
+    (USER % '\n  "namespace": "h",', HOST % "", "h.U", "h"),      # inherits the host's namespace
+    (USER % "", HOST % ' "namespace": "",', "U", ""),              # none: written in as empty
+])
+def test_a_type_moved_into_another_file_is_compared_in_place(old, new, name, expected_namespace):
+    assert name in identities(Format.AVRO, new)
+    gone = change("s/u.avsc", old, None, FileStatus.REMOVED)
+    host = change("s/host.avsc", None, new, FileStatus.ADDED)
+    (moved,) = paired([gone, host], Config().classify)
+    assert (moved.previous_path, moved.head_text) == ("s/u.avsc", new)
+    base = json.loads(moved.base_text)
+    (user,) = [f["type"] for f in base["fields"] if f["name"] == "u"]
+    assert user["namespace"] == expected_namespace and user["fields"] == [{"name": "id", "type": "long"}]
+    assert base["fields"][0] == {"name": "s", "type": "string"}  # the rest is the new file's
+    assert moved.base_text.splitlines()[1:6] == old.splitlines()[1:6]  # on its own lines
+
+
+
+@pytest.mark.parametrize("host_base,fails", [
+    (HOST % "", False),                                  # the changed file defined it already
+    ('{"type": "record", "name": "Host", "namespace": "h", "fields": []}', True),  # it arrived
+])
+def test_a_type_moved_into_a_changed_file_fails_closed(host_base, fails):
+    """A changed file is compared with its own base, not with the file the type left."""
+    gone = change("s/u.avsc", USER % '\n  "namespace": "h",', None, FileStatus.REMOVED)
+    host = change("s/host.avsc", host_base, HOST % "", FileStatus.MODIFIED)
+    out = paired([gone, host], Config().classify)
+    assert out[1] == host
+    assert (out[0].problem is not None) == fails, out[0].problem
+    if fails:
+        assert '"s/host.avsc"' in out[0].problem and "h.U" in out[0].problem
+
+
+def test_a_removal_stays_listed_when_only_a_type_inside_it_moved():
+    """An added file that defines a copy of a nested type of a removed one is compared there,
+    but the removed file's own type went nowhere: its removal is still reported."""
+    money = '{"type": "record", "name": "Money", "fields": [{"name": "cents", "type": "long"}]}'
+    order = '{"type": "record", "name": "Order", "namespace": "h", "fields": [{"name": "m", "type": %s}]}'
+    gone = change("s/order.avsc", order % money, None, FileStatus.REMOVED)
+    invoice = change("s/invoice.avsc", None, (order % money).replace("Order", "Invoice"), FileStatus.ADDED)
+    out = paired([gone, invoice], Config().classify)
+    assert [(c.path, c.status) for c in out] == [("s/order.avsc", FileStatus.REMOVED),
+                                                ("s/invoice.avsc", "renamed")]

@@ -64,6 +64,8 @@ LISTED = ((A, "bob", "bob"), (B, "Carol", "web-flow"), (C, None, None))  # C: an
     ("dan", (), 300, DEFAULT, "this pull request has 300 commits and GitHub lists only the first 250"),
     ("carol", (), 3, OverridePolicy(allow_committers=True), None),
     ("bob", (), 3, DEFAULT, None),  # the opener: `allow_author` decides for them
+    ("dan", ((C, "Dan", "reopened this pull request at"),), 3, DEFAULT,
+     "you reopened this pull request at `ccccccc` in this pull request"),  # pushed while closed
 ])
 def test_an_override_must_come_from_someone_who_did_not_write_or_push_the_change(
         user, pushes, total, policy, reason):
@@ -73,6 +75,18 @@ def test_an_override_must_come_from_someone_who_did_not_write_or_push_the_change
     assert decision.reason.startswith(reason or "")
     if reason:
         assert "`override.allow_committers` in `.github/schema-review.yml`" in decision.reason
+
+
+@pytest.mark.parametrize("user, policy, reason", [
+    ("dan", DEFAULT, "I have no record of who pushed `ccccccc` to this pull request"),  # maybe dan
+    ("carol", DEFAULT, "you authored or committed `bbbbbbb`"),  # what is known is said first
+    ("dan", OverridePolicy(allow_committers=True), None),
+])
+def test_a_head_nobody_is_known_to_have_pushed_clears_nobody(user, policy, reason):
+    found = Contributions(LISTED, (), 3, unexplained=C)
+    decision = uninvolved(user, author="bob", policy=policy, contributions=lambda: found)
+    assert decision.allowed is (reason is None)
+    assert decision.reason.startswith(reason or "")
 
 
 def test_the_commit_list_is_not_fetched_when_it_cannot_matter():

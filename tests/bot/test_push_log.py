@@ -1,4 +1,5 @@
 """The queue's push log: every signed push (head, time) per pull request, bounded, for `seen_at`."""
+import pytest
 from huey import MemoryHuey
 
 from bot.ambient.jobs import Job
@@ -31,14 +32,23 @@ def test_the_log_keeps_the_newest_pushes():
     assert len(log) == PUSHES_KEPT and log[-1][1] == f"{PUSHES_KEPT + 29:040x}" and log[0][1] == f"{30:040x}"
 
 
-def test_a_synchronize_delivery_logs_who_pushed():
-    """The sender of a `synchronize` is the pusher; an opener or a relabeler pushed nothing new."""
+@pytest.mark.parametrize("action, extra, logged", [
+    ("opened", {}, ("octocat", "opened", "")),  # a push before the opening surfaces here
+    ("reopened", {}, ("octocat", "reopened", "")),  # a push while closed surfaces here
+    ("synchronize", {"before": "f" * 40}, ("octocat", "synchronize", "f" * 40)),
+    ("edited", {"changes": {"base": {"ref": {"from": "old"}}}}, ("octocat", "edited", "")),
+    ("ready_for_review", {}, ()),  # shows no head a push delivery did not
+])
+def test_a_delivery_that_may_show_a_new_head_logs_its_sender(action, extra, logged):
+    """Who showed each head, how, and what a `synchronize` replaced: bot/github/pushers.py chains them."""
     ledger = Ledger(MemoryHuey("t", results=False))
-    for job, sender in ((push("a" * 40, 1, action="opened"), "octocat"), (push("b" * 40, 5), "member"),
-                        (push("c" * 40, 9), None)):
-        if sender:
-            job.payload["sender"] = {"login": sender}
-        ledger.admit(job)
-    assert ledger.pushes("acme/x#7") == [("2026-12-02T12:00:01Z", "a" * 40),
-                                         ("2026-12-02T12:00:05Z", "b" * 40, "member"),
-                                         ("2026-12-02T12:00:09Z", "c" * 40)]
+    job = push("a" * 40, 1, action=action)
+    job.payload.update(extra, sender={"login": "octocat"})
+    ledger.admit(job)
+    assert ledger.pushes("acme/x#7") == [("2026-12-02T12:00:01Z", "a" * 40, *logged)]
+
+
+def test_a_delivery_without_a_sender_logs_only_its_head():
+    ledger = Ledger(MemoryHuey("t", results=False))
+    ledger.admit(push("c" * 40, 9))
+    assert ledger.pushes("acme/x#7") == [("2026-12-02T12:00:09Z", "c" * 40)]

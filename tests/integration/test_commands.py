@@ -186,6 +186,8 @@ def pushed_by_member(github, app_url, *, config: str = "", sender: str = "member
     Avro field; `sender` is who the `synchronize` delivery says pushed it."""
     files = {"schemas/user.avsc": AVRO_BASE, **({".github/schema-review.yml": config} if config else {})}
     repo, pull = open_pull(github, files, {"README.md": "contracts\n"})
+    send(github, app_url, "pull_request", github.pull_request_event("opened", pull))  # as GitHub does
+    settle(github)
     repo.commit("feature", {"schemas/user.avsc": AVRO_BASE.replace(*ADD_LEVEL)}, "Add level", by="member")
     send(github, app_url, "pull_request", github.pull_request_event("synchronize", pull, sender=sender))
     assert check(github, repo, pull).conclusion == "failure"

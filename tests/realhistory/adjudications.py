@@ -38,6 +38,20 @@ def _format(row: dict, fmt: str) -> bool:
 
 ADJUDICATIONS: list[Adjudication] = [
     Adjudication(
+        "protobuf: buf's PACKAGE skips a package's last types", OURS, False,
+        "The file lost every message (and enum) its package had: opentelemetry-proto emptied "
+        "agent/common/v1/common.proto of Node and ProcessIdentifier. buf 1.75's "
+        "PACKAGE_MESSAGE_NO_DELETE and PACKAGE_ENUM_NO_DELETE compare only packages that still "
+        "have messages (enums), so deleting the last ones is silent, while deleting one of two is "
+        "reported: with `use: [PACKAGE]`, old `package q.v1; message A {} message B {} enum E "
+        "{E_0 = 0;}` against new `message A {} enum E {E_0 = 0;}` is reported (\"Previously present "
+        "message B was deleted from package q.v1\"), against `enum E {E_0 = 0;}` or an empty "
+        "file it is not. Code that used the types stops compiling either way; FILE reports it "
+        "(MESSAGE_NO_DELETE), and so do we under PACKAGE.",
+        lambda row: _format(row, "protobuf") and row["run"] == "PACKAGE"
+        and row["ours"]["compatible"] is False and row["peer"]["compatible"] is True
+        and _ours(row) <= {"PROTO_MESSAGE_DELETED", "PROTO_ENUM_DELETED"}),
+    Adjudication(
         "protobuf: a deleted message is an error under buf's wire categories", PEER, True,
         "Deleting a message type changes no encoded byte: every field that used it was changed "
         "or deleted too, and those changes are judged on their own. What breaks is generated "

@@ -2,7 +2,7 @@
 
 `python -m tests.realhistory.compare --pairs OUT [--report bench/results/realhistory.md]`
 reads OUT/pairs.jsonl (tests.realhistory.extract), runs our engine and the peer on each pair in
-each run (protobuf: buf's WIRE_JSON and WIRE categories; Avro: backward, forward and full with
+each run (protobuf: each of buf's four categories, WIRE_JSON, WIRE, PACKAGE and FILE; Avro: backward, forward and full with
 Apache Avro's checker; JSON Schema has no reference tool: our verdicts and crashes only), keeps
 the raw rows in OUT/results.jsonl and writes the report. A benchmark, not a CI test.
 """
@@ -22,7 +22,7 @@ from . import ours, peers
 from .adjudications import adjudicate
 from .report import render
 
-RUNS = {"protobuf": ("WIRE_JSON", "WIRE"), "avro": ("backward", "forward", "full"),
+RUNS = {"protobuf": ("WIRE_JSON", "WIRE", "PACKAGE", "FILE"), "avro": ("backward", "forward", "full"),
         "jsonschema": ("backward", "forward", "full")}
 DEFAULT_REPORT = Path("bench/results/realhistory.md")
 

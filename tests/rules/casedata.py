@@ -71,8 +71,6 @@ def discover() -> list[Case]:
 
 def apply(text: str, suggestion: rules.Suggestion) -> str:
     """The new file with the suggestion's lines replaced, as GitHub's "Commit suggestion" does."""
-    lines = text.splitlines(keepends=True)
-    replacement = suggestion.replacement
-    if not replacement.endswith("\n"):
-        replacement += "\n"
-    return "".join(lines[:suggestion.line_start - 1]) + replacement + "".join(lines[suggestion.line_end:])
+    lines = text.split("\n")  # GitHub numbers lines by \n only, unlike str.splitlines
+    replacement = suggestion.replacement.removesuffix("\n").split("\n")
+    return "\n".join(lines[:suggestion.line_start - 1] + replacement + lines[suggestion.line_end:])

@@ -27,6 +27,7 @@ from tests.rules.casedata import discover
 
 # Rules whose error is not a read failure: no record can show it. Each says why.
 NOT_SHOWN = {
+    "JSONSCHEMA_EXTERNAL_REF_CHANGED": "the target outside the repository was not read",
     "PROTO_FIELD_DELETED_NOT_RESERVED": "arms a later reuse of the number; no reader breaks today",
     "PROTO_ENUM_VALUE_DELETED_NOT_RESERVED": "arms a later reuse of the number or name",
     "PROTO_RESERVED_DELETED": "re-opens numbers and names for reuse; decoding is unchanged",
@@ -39,12 +40,28 @@ NOT_SHOWN = {
     "PROTO_ONEOF_RENAMED": "the name is in neither encoding; generated code changes",
     "PROTO_RPC_IDEMPOTENCY_CHANGED": "a call-level break (retries, caching); encodings unchanged",
     "PROTO_RPC_SIGNATURE_CHANGED": "a call-level break; message encodings have their own rules",
+    "PROTO_SYNTAX_CHANGED": "generated code follows other rules; payload effects are per field",
+    "PROTO_FILE_OPTION_CHANGED": "generated code's names and shape change, not encodings",
+    "PROTO_FIELD_LANGUAGE_TYPE_CHANGED": "C++/JavaScript types change; encodings do not",
+    "PROTO_FIELD_ONEOF_ALONE_CHANGED": "a oneof of one field excludes nothing; generated code changes",
+    "PROTO_RPC_DELETED": "a call-level break (the method is gone); encodings unchanged",
+    "PROTO_SERVICE_DELETED": "a call-level break (the service is gone); encodings unchanged",
     "AVRO_FIELD_ALIAS_AMBIGUOUS": "fastavro reads both fields right; Java rejects the schema pair",
     "AVRO_DECIMAL_CHANGED": "fastavro and avro-python decode with the writer's scale; only Java "
                             "readers (reader's scale) misread it",
 }
 # Cases whose finding no runtime bears out: adjudicated false alarms (or search gaps to fix).
 ADJUDICATED = {
+    # The schema there is ANDed with a target outside the repository, which is never read: no
+    # record can be verified against it. tests/rules/jsonschema/test_external_refs.py shows one
+    # that breaks under a plausible target.
+    "jsonschema/JSONSCHEMA_CONSTRAINT_TIGHTENED/beside-an-unchanged-external-ref":
+        "The string's other constraint is a target outside the repository (not read).",
+    "jsonschema/JSONSCHEMA_PROPERTY_ADDED/external-schema-open-model-strict":
+        "The new property's schema is a target outside the repository (not read).",
+    "jsonschema/JSONSCHEMA_CONSTRAINT_CHANGED/pattern-widened-strict-follows-confluent":
+        "Strict is Confluent's classification: any pattern replaced is refused (PATTERN_CHANGED), "
+        "although this one only widens, so no record breaks; the finding says so.",
     "protobuf/PROTO_FIELD_JSON_TYPE_CHANGED/int32-to-int64":
         "False alarm in backward mode: an int32 JSON number is valid int64 JSON (ProtoJSON "
         "parsers take 64-bit integers as numbers or strings). The break is forward only: an "
@@ -415,6 +432,12 @@ REQUIRED_NESTING = "\n".join(
        for n in range(1, 5)]
     + ["message M5 { required int32 v = 1; }",
        "message Top { required M1 m = 1; optional %s b = 2; }"]) + "\n"
+# A 40-byte pattern whose shortest match is 2.5 GB (a repeat count times a length), and a 1.5 MB
+# enum value repeated by minItems (each copy a reference, 384 MB as JSON).
+HUGE_PATTERN = ('{"type":"object","required":["a","b"],"properties":{"a":{"type":"string",'
+                '"pattern":"^(a{50000}){50000}$"},"b":{"type":"%s"}}}')
+REPEATED_ENUM = ('{"type":"object","required":["a","b"],"properties":{"a":{"type":"array",'
+                 '"minItems":256,"items":{"enum":["' + "x" * 1_500_000 + '"]}},"b":{"type":"%s"}}}')
 PEAK_BYTES = 200 * 1024 * 1024  # the CLI process, interpreter and runtimes included, stays below
 
 
@@ -422,7 +445,10 @@ PEAK_BYTES = 200 * 1024 * 1024  # the CLI process, interpreter and runtimes incl
     ("avsc", HUGE_FIXED, "int", "string", "AVRO_TYPE_CHANGED R.a"),
     ("json", NESTED_ARRAYS, "integer", "string", "JSONSCHEMA_TYPE_CHANGED $.b"),
     ("proto", REQUIRED_NESTING, "int32", "string", "PROTO_FIELD_TYPE_INCOMPATIBLE Top.b"),
-], ids=["avro-fixed-800MB", "jsonschema-nested-arrays", "protobuf-required-nesting"])
+    ("json", HUGE_PATTERN, "integer", "string", "JSONSCHEMA_TYPE_CHANGED $.b"),
+    ("json", REPEATED_ENUM, "integer", "string", "JSONSCHEMA_TYPE_CHANGED $.b"),
+], ids=["avro-fixed-800MB", "jsonschema-nested-arrays", "protobuf-required-nesting",
+        "jsonschema-pattern-2.5GB", "jsonschema-enum-value-repeated"])
 def test_an_example_over_the_size_limit_is_refused_before_it_is_built(tmp_path, suffix, schema,
                                                                      old_type, new_type, rule):
     old, new = tmp_path / f"old.{suffix}", tmp_path / f"new.{suffix}"

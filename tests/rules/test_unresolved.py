@@ -1,6 +1,8 @@
 """A reference that does not resolve is never "compatible" (issue 18): on the head it is an error
 naming the reference and the file it sits in (exit 2); on the base only, it does not block the
-change that repairs it; a reference whose target is legitimately "anything" is fine.
+change that repairs it; a reference whose target is legitimately "anything" is fine. A URL no
+schema file of either version declares points outside the repository: unchanged, it is fine
+and noted as not read; changed, it is an error finding (exit 1).
 Each case runs through both CLI doors: file mode and directory mode."""
 from __future__ import annotations
 
@@ -30,6 +32,13 @@ PROTO_B = 'syntax = "proto3";\npackage shop;\nmessage B { string x = 1; }\n'
 BUF = {"buf.yaml": "version: v1"}  # each tree is a buf module: its imports resolve there
 WARNED = "JSONSCHEMA_EXTERNAL_REF_CHANGED"  # the base's reference did not resolve: not checked
 NOT_COMPARED = "so that version was not compared"
+# The reproduction of the follow-up to issue 18: a SchemaStore-style reference by URL, unchanged
+# beside a new optional property.
+OUTSIDE = "https://json.schemastore.org/base.json#/definitions/foo"
+EVENT = {"$id": "https://example.com/a.json", "type": "object",
+         "properties": {"x": {"$ref": OUTSIDE}, "y": {"type": "string"}}}
+EVENT_PLUS = json.dumps({**EVENT, "properties": {**EVENT["properties"], "z": {"type": "integer"}}})
+UNREAD = "points outside the repository"
 
 
 @dataclass(frozen=True)
@@ -57,7 +66,13 @@ CASES = {
                                  A, 2, ('$ref "defs.schema.json#/$defs/address" does not point', A)),
     "json-missing-id": Case({A: _obj(ADDRESS_URL), "address.schema.json": BY_ID},
                             {A: _obj(ADDRESS_URL), "other.schema.json": ADDRESS}, A, 2,
-                            (f'$ref "{ADDRESS_URL}" does not resolve: no schema file declares', A)),
+                            (f'$ref "{ADDRESS_URL}" does not resolve: no schema file declares', A,
+                             "address.schema.json declared it")),
+    "json-relative-under-a-url-id": Case(
+        {A: json.dumps({"$id": "https://example.com/a.json", **json.loads(_obj("b.schema.json"))}),
+         "b.schema.json": json.dumps({"$id": "https://example.com/b.schema.json", "type": "object"})},
+        {A: json.dumps({"$id": "https://example.com/a.json", **json.loads(_obj("b.schema.json"))})}, A, 2,
+        ('$ref "b.schema.json" does not resolve', A)),
     "avro-unknown-type": Case({"order.avsc": ORDER, "money.avsc": MONEY},
                               {"order.avsc": ORDER.replace("shop.Money", "shop.Mony"), "money.avsc": MONEY},
                               "order.avsc", 2, ('unknown type "shop.Mony"', "order.avsc")),
@@ -79,6 +94,11 @@ CASES = {
                                    "order.avsc", 0, ('unknown type "shop.Money"', NOT_COMPARED)),
     "proto-base-missing-import": Case({**BUF, "a.proto": PROTO_A}, {**BUF, "a.proto": PROTO_A, "b.proto": PROTO_B},
                                       "a.proto", 0, ('import "b.proto" was not found', NOT_COMPARED)),
+    # Outside the repository (no file of either set declares the URL): opaque, noted as not read.
+    "json-outside-unchanged": Case({A: json.dumps(EVENT)}, {A: EVENT_PLUS}, A, 0,
+                                   ("compatible (backward)", UNREAD, OUTSIDE), ("does not resolve", WARNED)),
+    "json-outside-changed": Case({A: json.dumps(EVENT)}, {A: EVENT_PLUS.replace("/foo", "/bar")}, A, 1,
+                                 (WARNED, UNREAD, OUTSIDE, OUTSIDE.replace("/foo", "/bar"))),
     # Resolvable, and legitimately "anything": fine.
     "json-target-true": Case({A: _obj("any.schema.json"), "any.schema.json": "true"},
                              {A: _obj("any.schema.json"), "any.schema.json": "true", "x.schema.json": "{}"},
@@ -113,3 +133,24 @@ def test_a_reference_that_does_not_resolve_is_never_compatible(tmp_path, capsys,
         assert text in shown, out
     for text in case.unsaid:
         assert text not in out.out + out.err
+
+
+MONEY_URL = "https://example.com/money.json"
+# The declaring file sorts last; the others name the URL's last segment without declaring it.
+BOUNDED = {A: _obj(MONEY_URL), **{f"b{i}.json": json.dumps({"description": "not money.json"})
+                                  for i in range(3)},
+           "z.json": json.dumps({"$id": MONEY_URL, "type": "integer"})}
+
+
+@pytest.mark.parametrize("bound", ["rules.sources.MAX_WALKED", "rules.jsonschema.refs.MAX_SET_DOCUMENTS"])
+def test_a_url_search_cut_short_by_a_bound_is_never_taken_for_outside(tmp_path, capsys, monkeypatch, bound):
+    # Past the bound, the file declaring the URL may exist unread: exit 2 saying so (the
+    # reference would otherwise pass as one outside the repository).
+    module, _, name = bound.rpartition(".")
+    monkeypatch.setattr(module + "." + name, 2)
+    _tree(tmp_path / "old", BOUNDED)
+    _tree(tmp_path / "new", BOUNDED)
+    code = main(["check", str(tmp_path / "old" / A), str(tmp_path / "new" / A)])
+    out = capsys.readouterr()
+    assert code == 2, out
+    assert f'$ref "{MONEY_URL}" was not checked: the search for a schema file declaring {MONEY_URL} stopped at' in out.err

@@ -25,8 +25,11 @@ REQUIRED = {
     "compare_files": ("contents", "read"),  # a merge group's files against its base
     "blobs": ("contents", "read"),  # GraphQL object(expression:) on the repository
     "shared_file": ("contents", "read"),  # GET /repos/{o}/{r} (metadata) + a blob of another installed repo
-    "histories": ("contents", "read"),  # also associatedPullRequests' mergedAt: pull_requests read, as review_state
-    "tree": ("contents", "read"),  # a commit's file list: where a named type or `$id` is defined  # GraphQL Commit.history(path:) for many files at once
+    # GraphQL Commit.history(path:) for many files at once; also associatedPullRequests' mergedAt
+    # (pull_requests read, as review_state)
+    "histories": ("contents", "read"),
+    "tree": ("contents", "read"),  # a commit's file list: where a named type or `$id` is defined
+    "pull_commits": ("pull_requests", "read"),  # who wrote the commits an override would cover
     "find_check_run": ("checks", "read"),
     "create_check_run": ("checks", "write"),
     "edit_check_run": ("checks", "write"),

@@ -29,9 +29,13 @@ class Schema:
     enum_reserved: list[str] = field(default_factory=list)
     extra_message: bool = True  # message Audit, unused by the rest
     idempotency: str = "NO_SIDE_EFFECTS"  # of rpc Orders.Get; "" leaves the option out
+    extra_rpc: bool = True  # rpc Orders.List
+    service: bool = True  # service Orders
+    file_options: list[str] = field(default_factory=lambda: ['go_package = "example.com/diff"'])
 
     def render(self) -> str:
-        out = [f'syntax = "{self.syntax}";', "", f"package {self.package};", "", "message Order {"]
+        out = [f'syntax = "{self.syntax}";', "", f"package {self.package};", ""]
+        out += [f"option {option};" for option in self.file_options] + ["", "message Order {"]
         out += [f"  reserved {r};" for r in self.reserved]
         oneofs: dict[str, list[F]] = {}
         for f in self.fields:
@@ -52,7 +56,10 @@ class Schema:
         if self.extra_message:
             tail += ["message Audit {", f"  {label}string who = 1;", "}", ""]
         level = f" option idempotency_level = {self.idempotency}; " if self.idempotency else ""
-        tail += ["service Orders {", f"  rpc Get(Order) returns (Order) {{{level}}}", "}", ""]
+        if self.service:
+            tail += ["service Orders {", f"  rpc Get(Order) returns (Order) {{{level}}}"]
+            tail += ["  rpc List(Order) returns (stream Order);"] if self.extra_rpc else []
+            tail += ["}", ""]
         return text + "\n" + "\n".join(tail)
 
 
@@ -244,13 +251,37 @@ def change_default(s, rng):
     next(f for f in s.fields if f.name == "retries").options = f"default = {rng.choice([0, 4, 9])}"
 
 
+def change_go_package(s, rng):
+    s.file_options = [rng.choice(['go_package = "example.com/other"', 'java_package = "com.diff"'])]
+
+
+def retype_same_json(s, rng):
+    """Same bytes and same JSON: only generated code sees int64 -> uint64 (FILE, PACKAGE)."""
+    f = rng.choice([f for f in s.fields if f.kind in ("int32", "int64", "uint32") and not f.oneof])
+    f.kind = {"int32": "uint32", "int64": "uint64", "uint32": "int32"}[f.kind]
+
+
+def delete_rpc(s, rng):
+    s.extra_rpc = False
+
+
+def delete_service(s, rng):
+    s.service = False
+
+
+def set_language_type(s, rng):
+    f = rng.choice([f for f in s.fields if f.kind in ("string", "bytes", "int64") and not f.oneof])
+    f.options = "jstype = JS_STRING" if f.kind == "int64" else "ctype = CORD"
+
+
 PROTO3 = [delete_field, delete_field_reserve_number, delete_field_reserve_both, renumber_field,
           renumber_field_reserved, retype, retype, retype, bytes_to_string, retype_enum, retype_enum_zigzag,
           retype_message, retype_map_value, make_repeated_numeric, make_repeated_delimited,
           make_optional, move_one_into_new_oneof, move_two_into_new_oneof, move_out_of_oneof,
           rename_oneof, rename_field, set_json_name, delete_message, delete_enum_value,
           delete_enum_value_reserved, rename_enum_value, renumber_enum_value, drop_reserved,
-          shrink_enum_reserved, change_package, change_idempotency]
+          shrink_enum_reserved, change_package, change_idempotency, change_go_package, delete_rpc,
+          delete_service, set_language_type, retype_same_json]
 PROTO2 = [make_required, drop_required, delete_required, add_required, change_default]
 
 

@@ -17,7 +17,9 @@ from rules.protobuf.bufyaml import Breaking, Unusable
 BUF = shutil.which("buf") or str(Path(sys.executable).parent / "buf")
 SPECS = {rule.SPEC.id: rule.SPEC for rule in RULES}
 # Ours is narrower than buf's on purpose (the rule's docstring says why).
-NARROWER = {"PROTO_ONEOF_RENAMED": "oneof names reach neither the wire nor JSON: a warning there"}
+NARROWER = {"PROTO_ONEOF_RENAMED": "oneof names reach neither the wire nor JSON: a warning there",
+            "PROTO_FIELD_ONEOF_ALONE_CHANGED": "a oneof of one field changes no payload: a warning "
+                                               "under WIRE and WIRE_JSON"}
 
 
 @pytest.mark.parametrize("path, text, roots", [
@@ -75,15 +77,32 @@ def _apply(breaking: Breaking, path="proto/a.proto", **kwargs):
 
 
 def test_use_except_and_ignore_only_become_categories_rule_ids_and_severities():
-    options, notes = _apply(Breaking(use=("WIRE_JSON", "MESSAGE_NO_DELETE", "FILE_SAME_GO_PACKAGE"),
+    options, notes = _apply(Breaking(use=("WIRE_JSON", "MESSAGE_NO_DELETE", "FILE_SAME_GO_PACKAGE",
+                                          "EXTENSION_NO_DELETE"),
                                      except_=("FIELD_SAME_NAME",),
                                      ignore_only={"FIELD_SAME_JSON_NAME": ("proto",)}))
     assert options.proto_categories == {"WIRE_JSON"}
-    assert options.proto_rules == {"PROTO_MESSAGE_DELETED"}
+    assert options.proto_rules == {"PROTO_MESSAGE_DELETED", "PROTO_FILE_OPTION_CHANGED"}
+    # A rename is both FIELD_SAME_NAME and FIELD_SAME_JSON_NAME: off only with both gone.
     assert dict(options.severities) == {"PROTO_FIELD_RENAMED": None,
                                         "PROTO_FIELD_JSON_NAME_CHANGED": None}
-    assert notes == ("buf.yaml: buf rule FILE_SAME_GO_PACKAGE has no schema-review equivalent "
+    assert notes == ("buf.yaml: buf rule EXTENSION_NO_DELETE has no schema-review equivalent "
                      "and is not checked.",)
+
+
+def test_a_rename_stays_reported_while_either_of_its_buf_ids_is_in_use():
+    options, _ = _apply(Breaking(use=("WIRE_JSON",), except_=("FIELD_SAME_NAME",)))
+    assert "PROTO_FIELD_RENAMED" not in options.severities
+    options, _ = _apply(Breaking(use=("WIRE_JSON",), except_=("FIELD_SAME_JSON_NAME",)))
+    assert "PROTO_FIELD_RENAMED" not in options.severities
+    options, _ = _apply(Breaking(use=("WIRE_JSON",),
+                                 except_=("FIELD_SAME_NAME", "FIELD_SAME_JSON_NAME")))
+    assert options.severities["PROTO_FIELD_RENAMED"] is None
+
+
+def test_a_deprecated_buf_id_named_in_use_runs_its_replacements_rules():
+    options, notes = _apply(Breaking(use=("WIRE", "FIELD_SAME_CTYPE")))
+    assert options.proto_rules == {"PROTO_FIELD_LANGUAGE_TYPE_CHANGED"} and not notes
 
 
 def test_a_section_without_use_is_bufs_default_and_an_excepted_category_drops_its_rules():
@@ -115,17 +134,22 @@ def test_an_unknown_rule_is_a_note():
 def buf_rules(tmp_path_factory) -> dict[str, frozenset[str]]:
     folder = tmp_path_factory.mktemp("bufrules")
     (folder / "buf.yaml").write_text("version: v2\n")
-    done = subprocess.run([BUF, "config", "ls-breaking-rules", "--version", "v2", "--format",
-                           "json"], cwd=folder, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    rules = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    rules = []
+    # v2's rules, and v1's deprecated ones (no category: they run when a buf.yaml names them).
+    for version in ("v2", "v1"):
+        done = subprocess.run([BUF, "config", "ls-breaking-rules", "--version", version,
+                               "--include-deprecated", "--format", "json"], cwd=folder,
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        rules += [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     # CSR (Confluent Schema Registry) is a category buf added for its registry, not one of the four.
     return {r["id"]: frozenset(r["categories"]) - {"CSR"} for r in rules}
 
 
 def test_every_buf_rule_is_mapped_or_named_as_not_checked(buf_rules):
-    assert set(bufrules.BUF_RULES) | bufrules.UNMAPPED >= set(buf_rules)
-    assert not set(bufrules.BUF_RULES) & bufrules.UNMAPPED
+    assert set(bufrules.BUF_RULES) | set(bufrules.UNMAPPED) == set(buf_rules)
+    assert not set(bufrules.BUF_RULES) & set(bufrules.UNMAPPED)
+    assert all(reason.strip() for reason in bufrules.UNMAPPED.values())
 
 
 def test_the_mapped_categories_are_bufs(buf_rules):
@@ -140,3 +164,49 @@ def test_each_rule_sits_in_the_categories_of_the_buf_rules_it_stands_for(rule):
         assert SPECS[rule].categories < held and SPECS[rule].outside is not None
     else:
         assert SPECS[rule].categories == held
+
+
+@pytest.mark.parametrize("breaking, reported", [
+    (Breaking(use=("FILE",)), {"option go_package", "option java_package", "Order.note"}),
+    (Breaking(use=("FILE",), except_=("FILE_SAME_GO_PACKAGE",)), {"option java_package", "Order.note"}),
+    (Breaking(use=("PACKAGE",), except_=("FIELD_SAME_CPP_STRING_TYPE",)),
+     {"option go_package", "option java_package"}),
+    (Breaking(use=("WIRE", "FIELD_SAME_CTYPE", "FILE_SAME_JAVA_PACKAGE")),
+     {"option java_package", "Order.note"}),
+    (Breaking(use=("FILE",), ignore_only={"FILE_SAME_JAVA_PACKAGE": ("proto",)}),
+     {"option go_package", "Order.note"}),
+])
+def test_one_buf_id_per_option_is_honoured_on_its_own(breaking, reported):
+    """buf has an id per file option (and per field option): excepting FILE_SAME_GO_PACKAGE
+    leaves java_package checked, as `buf breaking` does."""
+    from rules.model import Mode
+    from tests.rules.protobuf.support import source
+
+    import rules
+    old = ('syntax = "proto3";\npackage shop.v1;\noption go_package = "a";\noption java_package = "a";\n'
+           "message Order {\n  bytes note = 1;\n}\n")
+    new = old.replace('"a"', '"b"').replace("note = 1;", "note = 1 [ctype = CORD];")
+    options, _notes = _apply(breaking)
+    report = rules.check(source(old, path="proto/a.proto"), source(new, path="proto/a.proto"),
+                         mode=Mode.FULL, options=options)
+    assert {f.path for f in report.findings} == reported
+
+
+@pytest.mark.parametrize("output", ["json", "sarif"])
+def test_json_and_sarif_name_every_buf_id_of_a_finding(tmp_path, output, capsys):
+    """A rename is FIELD_SAME_NAME and FIELD_SAME_JSON_NAME to buf: both ids are named."""
+    from rules.cli import main
+
+    old = 'syntax = "proto3";\npackage shop.v1;\nmessage Order {\n  string user_name = 1;\n}\n'
+    (tmp_path / "old.proto").write_text(old)
+    (tmp_path / "new.proto").write_text(old.replace("user_name", "username"))
+    from tests.rules.test_output import validate_sarif
+
+    main(["check", str(tmp_path / "old.proto"), str(tmp_path / "new.proto"), "--output", output])
+    text = capsys.readouterr().out
+    data = validate_sarif(text) if output == "sarif" else json.loads(text)
+    if output == "json":
+        named = [finding["buf"] for finding in data["findings"]]
+    else:
+        named = [rule["properties"]["buf"] for rule in data["runs"][0]["tool"]["driver"]["rules"]]
+    assert named == [["FIELD_SAME_JSON_NAME", "FIELD_SAME_NAME"]]

@@ -66,11 +66,17 @@ def test_buf_yaml_breaking_use_selects_the_categories(checkouts, capsys):
 
 def test_buf_yaml_except_ignore_only_and_ignore(checkouts, capsys):
     layout = {"buf.yaml": "version: v2\nmodules:\n  - path: proto\nbreaking:\n  use: [PACKAGE]\n"
-                          "  except: [FIELD_SAME_NAME]\n"
+                          "  except: [FIELD_SAME_NAME, FIELD_SAME_JSON_NAME]\n"
                           "  ignore_only:\n    PACKAGE_MESSAGE_NO_DELETE: [proto/acme/order]\n"}
     old, new = checkouts(layout)
     code, report = _review(old, new, ORDER, capsys=capsys)
     assert (code, report["findings"]) == (0, [])
+    # A rename also changes the JSON name: with FIELD_SAME_JSON_NAME in use buf reports it
+    # (`buf breaking` 1.75 on these trees: "changed option json_name"), and so do we.
+    layout["buf.yaml"] = layout["buf.yaml"].replace(", FIELD_SAME_JSON_NAME", "")
+    old, new = checkouts(layout)
+    code, report = _review(old, new, ORDER, capsys=capsys)
+    assert [f["rule"] for f in report["findings"]] == ["PROTO_FIELD_RENAMED"]
     ignored = {"buf.yaml": "version: v2\nmodules:\n  - path: proto\nbreaking:\n"
                            "  ignore: [proto/acme/order/order.proto]\n"}
     old, new = checkouts(ignored)
@@ -110,3 +116,40 @@ def test_an_import_from_a_buf_dependency_names_it_and_the_tree_is_never_called_c
     report = json.loads(capsys.readouterr().out)
     assert report["compatible"] is False
     assert [(u["file"], u["line"]) for u in report["unchecked"]] == [("proto/a.proto", 3)]
+
+
+# Directory mode (`check OLD_DIR NEW_DIR`) honours NEW's buf modules exactly as file mode does:
+# layout files -> the findings of order.proto (rule, severity), and whether a note names
+# `breaking.ignore`.
+SECTIONS = {
+    "buf.yaml v1 use FILE": ({"proto/buf.yaml": "version: v1\nbreaking:\n  use: [FILE]\n"}, (),
+                             {("PROTO_FIELD_RENAMED", "error"), ("PROTO_MESSAGE_DELETED", "error")}),
+    "v2 except and ignore_only": (
+        {"buf.yaml": "version: v2\nmodules:\n  - path: proto\nbreaking:\n  use: [PACKAGE]\n"
+                     "  except: [FIELD_SAME_NAME, FIELD_SAME_JSON_NAME]\n"
+                     "  ignore_only:\n    PACKAGE_MESSAGE_NO_DELETE: [proto/acme/order]\n"}, (), set()),
+    "v2 ignore": ({"buf.yaml": "version: v2\nmodules:\n  - path: proto\nbreaking:\n"
+                               "  ignore: [proto/acme/order/order.proto]\n"}, (), set()),
+    "v2 per-module section": (
+        {"buf.yaml": "version: v2\nmodules:\n  - path: proto\n    breaking:\n      use: [FILE]\n"}, (),
+        {("PROTO_FIELD_RENAMED", "error"), ("PROTO_MESSAGE_DELETED", "error")}),
+    "buf.work.yaml": ({"buf.work.yaml": "version: v1\ndirectories:\n  - proto\n",
+                       "proto/buf.yaml": "version: v1\nbreaking:\n  use: [PACKAGE]\n"}, (),
+                      {("PROTO_FIELD_RENAMED", "error"), ("PROTO_MESSAGE_DELETED", "error")}),
+    "--categories wins": ({"proto/buf.yaml": "version: v1\nbreaking:\n  use: [FILE]\n"},
+                          ("--categories", "WIRE"), {("PROTO_FIELD_RENAMED", "warning")}),
+}
+
+
+@pytest.mark.parametrize("layout, extra, expected", SECTIONS.values(), ids=list(SECTIONS))
+def test_directory_mode_applies_the_breaking_section_as_file_mode_does(
+        checkouts, layout, extra, expected, capsys):
+    old, new = checkouts(layout)
+    _code, by_file = _review(old, new, ORDER, *extra, capsys=capsys)
+    main(["check", str(old), str(new), "--json", *extra])
+    by_tree = json.loads(capsys.readouterr().out)
+    for report in (by_file, by_tree):  # a deletion names OLD's file in file mode
+        assert {(f["rule"], f["severity"]) for f in report["findings"]
+                if f["file"].endswith(ORDER)} == expected
+        ignored = "ignore" in layout.get("buf.yaml", "") and "ignore_only" not in layout["buf.yaml"]
+        assert any("breaking.ignore" in note for note in report["notes"]) == ignored

@@ -1,0 +1,94 @@
+"""What a document valid under the old schema can hold, given the alternative it matched.
+
+An old document that matched an alternative of a `oneOf` matched none of that list's other
+alternatives (else it was invalid). Under the lenient policy it also holds only the names that
+its alternative declares (producers never write undeclared properties).
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from ..model import Direction, SchemaError
+from . import content, untouched, values
+from .flat import Flat
+from .keywords import ANNOTATIONS
+
+# Keywords that say nothing about a value that is not an object.
+OBJECT_ONLY = frozenset({"required", "properties", "additionalProperties", "patternProperties",
+                         "dependencies", "dependentRequired", "dependentSchemas", "minProperties",
+                         "maxProperties", "propertyNames", "unevaluatedProperties"})
+OBJECT = frozenset({"object"})
+
+
+def excluded(flat: Flat):
+    """The raw alternatives old data matching `flat` failed: the other members of each oneOf."""
+    for keyword, options, index in flat.choices:
+        if keyword == "oneOf":
+            yield from (option for other, option in enumerate(options) if other != index)
+
+
+def cannot_match(ctx, old: Flat, new: Flat) -> bool:
+    """Whether old data that matched `old` surely fails the new alternative `new`."""
+    failed = list(excluded(old))
+    taken = [options[index] for _keyword, options, index in new.choices]
+    if any(untouched.same(ctx, gone, kept) for gone in failed for kept in taken):
+        return True  # `new` still demands an alternative that such data failed
+    for (old_keyword, old_options, matched), (_keyword, new_options, index) in zip(old.choices, new.choices):
+        if old_keyword == "oneOf" and index != matched and index < len(old_options) \
+                and Direction.FORWARD not in ctx.breaks((old_options[index],), (new_options[index],)):
+            return True  # ... or one that accepts nothing more than an alternative it failed
+    if any(_objects_only(ctx, gone) for gone in failed):
+        # Every value but an object matches that alternative, so such data is an object.
+        old = dataclasses.replace(old, types=values.meet(old.types, OBJECT)).finish()
+        if not content.may_overlap(old, new):
+            return True
+    if not ctx.strict and any(not declares(old, name) for name in new.required):
+        return True  # `new` demands a name such data never holds
+    return any(_discriminated(old, new, name) or _discriminated(new, old, name)
+               for name in old.required.keys() | new.required.keys())
+
+
+def _objects_only(ctx, raw: object) -> bool:
+    try:
+        node = ctx.old.refs.resolve(raw)
+    except SchemaError:
+        return False
+    return isinstance(node, dict) and node.keys() <= OBJECT_ONLY | ANNOTATIONS
+
+
+def declares(flat: Flat, name: str) -> bool:
+    """Whether a producer writing `flat` may write the property `name` (lenient policy)."""
+    if name in flat.props or name in flat.required:
+        return True
+    schemas, declared = content.fallback(flat, name)
+    return declared and not content.is_closed(schemas)
+
+
+def _discriminated(a: Flat, b: Flat, name: str) -> bool:
+    """A present `name` holds one of `a`'s literals and none of them is allowed by `b`
+    (`"enum": ["delayed"]` against `"not": {"enum": ["delayed"]}`)."""
+    allowed = content.literals(a.props.get(name, ()))
+    if allowed is None:
+        return False
+    refused = set()
+    for schema in b.props.get(name, ()):
+        if isinstance(schema, dict) and isinstance(schema.get("not"), dict):
+            refused |= content.literals((schema["not"],)) or set()
+    return allowed <= refused
+
+
+def rejected_elsewhere(ctx, old: Flat, siblings: tuple, name: str) -> bool:
+    """Whether every old document that matched `old` without `name` also matched a sibling of
+    the same oneOf, so no valid old document lacked `name` there."""
+    lacking = dataclasses.replace(old, props={**old.props, name: (False,)},
+                                  sources=old.sources + (("without", name),))
+    within = ctx.within_old()
+    return any(_exclusive(old, other) and Direction.BACKWARD not in within.trial(lacking, other)
+               for other in siblings if other is not old)
+
+
+def _exclusive(a: Flat, b: Flat) -> bool:
+    """Whether `a` and `b` took different members of one oneOf list (no data matches both)."""
+    return any(ka == kb == "oneOf" and la is lb and ia != ib
+               for ka, la, ia in a.choices for kb, lb, ib in b.choices)
+

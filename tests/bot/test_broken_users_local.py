@@ -1,0 +1,137 @@
+"""Unchanged files using a changed Avro or JSON Schema file are re-resolved at the head
+(issue 18 item 2, follow-up): a change that leaves them unresolvable fails on the user, naming
+the reference, and the changed file. Through `schema-review review` (bot/local/git_review.py) on a real git
+repository; the App runs the same cases (tests/integration/test_unresolved.py)."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+import pytest
+
+from bot.local.git_review import review_repo
+from rules import Severity
+from tests.localgit import make_repo
+
+NOW = datetime(2025, 3, 20, tzinfo=timezone.utc)
+
+
+def _record(name: str, fields: list, **extra) -> str:
+    return json.dumps({"type": "record", "name": name, "namespace": "x", **extra, "fields": fields},
+                      indent=2)
+
+
+MONEY = _record("Money", [{"name": "cents", "type": "long"}])
+ORDER = _record("Order", [{"name": "total", "type": "x.Money"}])
+ADDRESS_ID = "https://example.com/schemas/address"
+
+
+def _defs(names: list[str], **extra) -> str:
+    return json.dumps({**extra, "$defs": {n: {"type": "string"} for n in names}}, indent=2)
+
+
+def _user(ref: str) -> str:
+    return json.dumps({"type": "object", "properties": {"z": {"$ref": ref}}}, indent=2)
+
+
+@dataclass(frozen=True)
+class Case:
+    base: dict[str, str]
+    head: dict[str, str | None]  # the changed files (None deletes)
+    user: str  # the unchanged file that stops resolving
+    reference: str  # named in the error
+    changed: str  # the changed file, named too
+
+
+CASES = {
+    # The repro: the type renamed, its old name kept only as an alias (which no reference can use).
+    "avro-renamed-with-alias": Case(
+        {"avro/money.avsc": MONEY, "avro/order.avsc": ORDER},
+        {"avro/money.avsc": _record("Amount", [{"name": "cents", "type": "long"}], aliases=["Money"])},
+        "avro/order.avsc", 'unknown type "x.Money"', "avro/money.avsc"),
+    "avro-moved-to-another-namespace": Case(
+        {"avro/money.avsc": MONEY, "avro/order.avsc": ORDER},
+        {"avro/money.avsc": MONEY.replace('"namespace": "x"', '"namespace": "y"')},
+        "avro/order.avsc", 'unknown type "x.Money"', "avro/money.avsc"),
+    "avro-deleted": Case(  # caught before too: the changed file's base version still linked them
+        {"avro/money.avsc": MONEY, "avro/order.avsc": ORDER}, {"avro/money.avsc": None},
+        "avro/order.avsc", 'unknown type "x.Money"', "avro/money.avsc"),
+    # A `$defs` entry renamed that an unchanged file `$ref`s by pointer (the file still resolves).
+    "json-pointer-renamed": Case(
+        {"schemas/defs.schema.json": _defs(["zip"]), "schemas/u.schema.json": _user("defs.schema.json#/$defs/zip")},
+        {"schemas/defs.schema.json": _defs(["postal"])},
+        "schemas/u.schema.json", '$ref "defs.schema.json#/$defs/zip" does not point', "schemas/defs.schema.json"),
+    # The file the `$ref` named by `$id` now declares another one (its pointer's entry renamed too).
+    "json-id-changed": Case(
+        {"schemas/address.schema.json": _defs(["zip"], **{"$id": ADDRESS_ID}),
+         "schemas/u.schema.json": _user(ADDRESS_ID + "#/$defs/zip")},
+        {"schemas/address.schema.json": _defs(["postal"], **{"$id": "https://example.com/schemas/postal"})},
+        "schemas/u.schema.json", f'$ref "{ADDRESS_ID}#/$defs/zip" does not resolve',
+        "schemas/address.schema.json"),
+}
+
+
+def errors_of(files) -> list[tuple[str, str, str]]:
+    """(file, rule, message) of each error."""
+    return [(file.path, f.rule, f.message) for file in files for f in file.findings
+            if f.severity is Severity.ERROR]
+
+
+def assert_user_fails(case: Case, errors: list[tuple[str, str, str]]) -> None:
+    assert any(path == case.user and rule == "SCHEMA_INVALID" and case.reference in message
+               and f'"{case.changed}"' in message for path, rule, message in errors), errors
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_an_unchanged_user_the_change_leaves_unresolvable_fails(tmp_path, name):
+    case = CASES[name]
+    repo = make_repo(tmp_path / "repo", case.base, case.head)
+    result = review_repo(repo, "main", "feature", now=NOW)
+    assert result.conclusion.value == "failure"
+    assert_user_fails(case, errors_of(result.files))
+
+
+def test_a_rename_its_users_follow_in_the_same_change_passes(tmp_path):
+    """The users moved to the new name with it: nothing unresolved, no error."""
+    case = CASES["avro-renamed-with-alias"]
+    head = {**case.head, "avro/order.avsc": ORDER.replace("x.Money", "x.Amount")}
+    repo = make_repo(tmp_path / "repo", case.base, head)
+    result = review_repo(repo, "main", "feature", now=NOW)
+    assert not any(rule == "SCHEMA_INVALID" for _p, rule, _m in errors_of(result.files))
+
+
+def _filler(i: int) -> str:
+    return _record(f"Filler{i}", [{"name": "n", "type": "long"}])
+
+
+PROTO_A = 'syntax = "proto3";\npackage shop;\nimport "b.proto";\nmessage A { B b = 1; }\n'
+PROTO_B = 'syntax = "proto3";\npackage shop;\nmessage B { string x = 1; }\n'
+# Files sorting before the user, so a cap of 3 files per format leaves the user unread.
+FILLERS = {f"avro/a{i}.avsc": _filler(i) for i in range(3)}
+UNREAD = {
+    "over-the-cap": ({**FILLERS, **CASES["avro-renamed-with-alias"].base},
+                     CASES["avro-renamed-with-alias"].head, "avro/money.avsc",
+                     "the repository holds 4 other files of its format, over the 3 searched"),
+    "binary-user": ({**CASES["avro-renamed-with-alias"].base, "avro/bin.avsc": "{\0}"},
+                    CASES["avro-renamed-with-alias"].head, "avro/money.avsc",
+                    'a file that may use it, "avro/bin.avsc", is too large or binary to read'),
+    "proto-over-the-cap": ({"buf.yaml": "version: v1\n", "a.proto": PROTO_A, "b.proto": PROTO_B,
+                            "0.proto": 'syntax = "proto3";\n', "1.proto": 'syntax = "proto3";\n',
+                            "2.proto": 'syntax = "proto3";\n'},
+                           {"b.proto": None}, "b.proto",
+                           "the repository holds 4 other files of its format, over the 3 searched"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNREAD))
+def test_users_the_local_review_could_not_read_fail_the_changed_file(tmp_path, monkeypatch, name):
+    """Like the App's bounds (bot/gather/schemaset.py MAX_CONTEXT_FILES): files left unread may be the
+    users, so the changed file is not known to pass."""
+    base, head, changed, problem = UNREAD[name]
+    monkeypatch.setattr("bot.local.git_review.MAX_IMPORTS", 3)
+    repo = make_repo(tmp_path / "repo", base, head)
+    result = review_repo(repo, "main", "feature", now=NOW)
+    assert result.conclusion.value == "failure"
+    assert any(path == changed and rule == "SCHEMA_NOT_REVIEWED" and problem in message
+               for path, rule, message in errors_of(result.files)), errors_of(result.files)

@@ -1,0 +1,87 @@
+"""Case verdicts checked against instances, not against our own output.
+
+A case folder may carry `witness.json` (a document the `jsonschema` library finds valid under
+old.json and invalid under new.json: the break exists) or a "why" in expected.json (the
+argument that no such document exists, backed here by a search over small documents built
+from the names and values the schemas mention). Under the lenient policy a document holds
+only the names that the old oneOf alternative it matches declares.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+
+import jsonschema
+import pytest
+
+from rules.model import Format
+from tests.rules.casedata import discover
+
+MAX_NAMES = 3  # properties in one searched document
+PLAIN_VALUES = ("s", 1, True, None)
+
+CASES = [c for c in discover() if c.fmt is Format.JSONSCHEMA
+         and ((c.folder / "witness.json").exists() or "why" in c.expected)]
+
+
+def _load(case):
+    return json.loads(case.old.read_text()), json.loads(case.new.read_text())
+
+
+def _valid(schema, instance) -> bool:
+    return jsonschema.validators.validator_for(schema)(schema).is_valid(instance)
+
+
+def _declared(schema: dict) -> set[str]:
+    return set(schema.get("properties", {})) | set(schema.get("required", []))
+
+
+def _writable(old: dict, instance, lenient: bool) -> bool:
+    """Valid under old, and (lenient) holding only names its matched alternative declares."""
+    if not _valid(old, instance):
+        return False
+    if not lenient or not isinstance(instance, dict):
+        return True
+    branches = old.get("oneOf", [{}])
+    return any(_valid(branch, instance) and set(instance) <= _declared(old) | _declared(branch)
+               for branch in branches)
+
+
+def _mentioned(schema, names: set, values: set) -> None:
+    if isinstance(schema, dict):
+        names.update(schema.get("properties", {}), schema.get("required", []))
+        for key in ("enum", "const"):
+            if key in schema:
+                values.update(map(json.dumps, schema[key] if key == "enum" else [schema[key]]))
+        for child in schema.values():
+            _mentioned(child, names, values)
+    elif isinstance(schema, list):
+        for child in schema:
+            _mentioned(child, names, values)
+
+
+def _documents(old: dict, new: dict):
+    names, values = set(), set(map(json.dumps, PLAIN_VALUES))
+    _mentioned([old, new], names, values)
+    pool = [json.loads(v) for v in sorted(values)]
+    yield from pool + [[], {}]
+    for size in range(1, MAX_NAMES + 1):
+        for chosen in itertools.combinations(sorted(names), size):
+            for picked in itertools.product(pool, repeat=size):
+                yield dict(zip(chosen, picked))
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_verdict_agrees_with_instances(case):
+    old, new = _load(case)
+    lenient = case.args.get("policy", "lenient") == "lenient"
+    breaking = [doc for doc in _documents(old, new) if _writable(old, doc, lenient) and not _valid(new, doc)]
+    witness_file = case.folder / "witness.json"
+    if witness_file.exists():
+        witness = json.loads(witness_file.read_text())
+        assert _writable(old, witness, lenient) and not _valid(new, witness)
+        assert breaking, "the search is too weak to find the witness's kind of break"
+        assert case.expected["compatible"] is False
+    else:
+        assert breaking == [], case.expected["why"]
+        assert case.expected["compatible"] is True
