@@ -15,10 +15,10 @@ from bot.github.blobs import LINKED, LINKED_IMPORT
 from bot.config.config import CONFIG_PATH, Config, parse_config
 from bot.config.extends import no_base_here
 from bot.review.review import FileChange, FileStatus, ReviewResult, review
-from bot.gather.schemaset import (LINK_LEFT_OUT, NOT_CLASSIFIED, SET_FULL, TOO_MANY, UNREADABLE, UNUSABLE,
-                                  context_changes, formats_of, users_unchecked)
-from bot.local.git import (BAD_REF, IDENTITY, SYMLINK_MODE, LocalError, git, history, mode_of, patch, read_all,
-                           show)
+from bot.gather.schemaset import context_changes, formats_of, users_unchecked
+from bot.local import schema_sets
+from bot.local.schema_sets import SET_FORMATS, SchemaSets
+from bot.local.git import BAD_REF, IDENTITY, SYMLINK_MODE, LocalError, git, history, mode_of, patch, show
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "example"
 CONFIG_NOT_AT_BASE = ("the config file {path} is not in the base commit ({ref}): --config names a "
@@ -26,8 +26,6 @@ CONFIG_NOT_AT_BASE = ("the config file {path} is not in the base commit ({ref}):
 CONFIG_OUTSIDE = "the config file {path} is outside the repository; --config names a file in it"
 STATUSES = {"A": FileStatus.ADDED, "M": FileStatus.MODIFIED, "D": FileStatus.REMOVED,
             "R": FileStatus.RENAMED, "C": FileStatus.COPIED, "T": FileStatus.CHANGED}
-MAX_IMPORTS = 500  # files in one version's imports or schema set
-SET_FORMATS = (Format.AVRO, Format.JSONSCHEMA)  # formats whose files use other files' schemas
 EXAMPLE_GIT = (*IDENTITY, "-c", "init.defaultBranch=main")
 
 
@@ -49,7 +47,7 @@ def review_repo(repo: Path, base: str, head: str, *, config_file: Path | None = 
         changes.append(file_change(repo, merge_base, head, status, old_path, path, config,
                                    sets=sets))
     candidates = sets.everything(head)
-    # Users nobody could read (over MAX_IMPORTS, too large, binary) fail what they use.
+    # Users nobody could read (over schema_sets.MAX_IMPORTS, too large, binary) fail what they use.
     changes = users_unchecked(changes, sets.unread(head, SET_FORMATS, changes), formats_of(config))
     changes += context_changes(changes, candidates, formats_of(config))
     if proto_users.gone(changes) and (
@@ -161,116 +159,9 @@ def buf_layout(repo: Path, base: str, path: str) -> bufyaml.Layout:
                            for name, data in found.items() if data is not None})
 
 
-class SchemaSets:
-    """Each revision's Avro and JSON Schema files (those the config classifies), read once per
-    revision with one `git cat-file --batch`: the set a version's named types and `$ref`s
-    resolve in, as the App fetches it (here every file of the format, which git reads cheaply)."""
-
-    def __init__(self, repo: Path, config: Config):
-        self._repo, self._config = repo, config
-        self._texts: dict[tuple[str, Format], dict[str, str]] = {}
-        self._withheld: dict[str, dict[str, str]] = {}  # ref -> JSON file left out -> why
-        # (ref, format) -> all its files (read or not), and those left out as too large or binary
-        self._unread: dict[tuple[str, Format], tuple[list[str], list[str]]] = {}
-
-    def of(self, ref: str, path: str) -> dict[str, str]:
-        classified = self._config.classify(path)
-        if classified is None or classified.format not in SET_FORMATS:
-            return {}
-        return {other: text for other, text in self._all(ref, classified.format).items()
-                if other != path}
-
-    def withheld(self, ref: str, path: str) -> dict[str, str]:
-        """A JSON Schema version's `.json` files the set leaves out, path -> why (Source.withheld):
-        a `$ref` to one fails saying so, never passing for a reference outside the repository."""
-        classified = self._config.classify(path)
-        if classified is None or classified.format is not Format.JSONSCHEMA:
-            return {}
-        self._all(ref, Format.JSONSCHEMA)
-        return self._withheld.get(ref, {})
-
-    def of_format(self, ref: str, fmt: Format) -> dict[str, str]:
-        """Every file at `ref` the config classifies as `fmt` (at most MAX_IMPORTS)."""
-        return self._all(ref, fmt)
-
-    def unread(self, ref: str, formats: tuple[Format, ...],
-               changes: list[FileChange]) -> dict[Format, str]:
-        """Format -> why some of its files at `ref` other than `changes`' were not read, so
-        files using those changes may be missing (the bounds of bot/gather/schemaset.py's search)."""
-        in_pull = {c.path for c in changes} | {c.previous_path for c in changes if c.previous_path}
-        out = {}
-        for fmt in formats:
-            self._all(ref, fmt)
-            every, unreadable = self._unread[(ref, fmt)]
-            others = [path for path in unreadable if path not in in_pull]
-            if len(every) > MAX_IMPORTS:
-                count = sum(path not in in_pull for path in every)
-                out[fmt] = TOO_MANY.format(count=count, limit=MAX_IMPORTS)
-            elif others:
-                out[fmt] = UNREADABLE.format(path=others[0])
-        return out
-
-    def _all(self, ref: str, fmt: Format) -> dict[str, str]:
-        if (ref, fmt) not in self._texts:
-            entries = git(self._repo, "ls-tree", "-r", "-z", ref).decode(
-                "utf-8", "surrogateescape").split("\0")
-            listed = [(meta, name) for meta, _tab, name in (e.partition("\t") for e in entries) if name]
-            # A link is no schema of the set: its blob is a path, and it is never followed.
-            links = [name for meta, name in listed if meta.startswith(SYMLINK_MODE)]
-            names = [name for meta, name in listed if not meta.startswith(SYMLINK_MODE)]
-            wanted = [name for name in names if (found := self._config.classify(name))
-                      and found.format is fmt]
-            self._texts[(ref, fmt)], unreadable = read_all(self._repo, ref, wanted[:MAX_IMPORTS])
-            self._unread[(ref, fmt)] = (wanted, unreadable)
-            if fmt is Format.JSONSCHEMA:
-                self._withheld[ref] = _left_out(names, links, wanted, self._texts[(ref, fmt)])
-        return self._texts[(ref, fmt)]
-
-    def everything(self, ref: str) -> dict[str, str]:
-        """Every Avro and JSON Schema file at `ref` (the candidates for context_changes)."""
-        out: dict[str, str] = {}
-        for fmt in SET_FORMATS:
-            out |= self._all(ref, fmt)
-        return out
-
-
-def _left_out(names: list[str], links: list[str], wanted: list[str],
-              texts: dict[str, str]) -> dict[str, str]:
-    """The `.json` files of a revision its JSON Schema set does not hold, path -> why."""
-    kept = set(wanted)
-    out = {name: NOT_CLASSIFIED for name in names if name.lower().endswith(".json") and name not in kept}
-    out |= dict.fromkeys((name for name in links if name.lower().endswith(".json")), LINK_LEFT_OUT)
-    out |= dict.fromkeys(wanted[MAX_IMPORTS:], SET_FULL.format(limit=MAX_IMPORTS))
-    out |= dict.fromkeys((name for name in wanted[:MAX_IMPORTS] if name not in texts), UNUSABLE)
-    return out
-
-
-def _read_all(repo: Path, ref: str, paths: list[str]) -> tuple[dict[str, str], list[str]]:
-    """(path -> text of files at `ref`, in one git process; the paths of files left out as too
-    large or binary)."""
-    if not paths:
-        return {}, []
-    request = "".join(f"{ref}:{path}\n" for path in paths).encode("utf-8", "surrogateescape")
-    output = git(repo, "cat-file", "--batch", stdin=request)
-    found, unreadable, at = {}, [], 0
-    for path in paths:
-        end = output.index(b"\n", at)
-        header = output[at:end].split()
-        at = end + 1
-        if len(header) != 3 or header[1] != b"blob":
-            continue  # "missing", or not a file
-        size = int(header[2])
-        data, at = output[at:at + size], at + size + 1
-        if len(data) <= MAX_SCHEMA_BYTES and b"\0" not in data:
-            found[path] = data.decode("utf-8", "replace")
-        else:
-            unreadable.append(path)
-    return found, unreadable
-
-
 def imports(text: bytes | None, find: Callable[[str], bytes | None]) -> dict[str, str]:
     """Every file a .proto imports, transitively: import path as written -> text."""
-    return proto_imports.closure(text, find, MAX_IMPORTS)
+    return proto_imports.closure(text, find, schema_sets.MAX_IMPORTS)
 
 
 class _LinkedImport(Exception):

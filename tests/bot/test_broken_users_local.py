@@ -129,7 +129,7 @@ def test_users_the_local_review_could_not_read_fail_the_changed_file(tmp_path, m
     """Like the App's bounds (bot/gather/schemaset.py MAX_CONTEXT_FILES): files left unread may be the
     users, so the changed file is not known to pass."""
     base, head, changed, problem = UNREAD[name]
-    monkeypatch.setattr("bot.local.git_review.MAX_IMPORTS", 3)
+    monkeypatch.setattr("bot.local.schema_sets.MAX_IMPORTS", 3)
     repo = make_repo(tmp_path / "repo", base, head)
     result = review_repo(repo, "main", "feature", now=NOW)
     assert result.conclusion.value == "failure"
