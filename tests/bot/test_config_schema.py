@@ -27,6 +27,15 @@ LEVELS = {
 }
 
 
+def test_the_schema_is_read_and_published_at_its_public_path():
+    """Users' editors point `$schema` at bot/schema-review.schema.json (README): the loader and
+    the wheel's package data name that file, not a copy elsewhere."""
+    public = REPO / "bot" / "schema-review.schema.json"
+    assert configschema.SCHEMA_FILE == public and configschema.schema() == SCHEMA
+    assert '"schema-review.schema.json"' in (REPO / "pyproject.toml").read_text()
+    assert "/main/bot/schema-review.schema.json" in (REPO / "README.md").read_text()
+
+
 def parser_accepts(text: str) -> bool:
     try:
         parse_config(text)
