@@ -5,7 +5,7 @@ import dataclasses
 from typing import Iterator
 
 from ..model import Finding, Options, Policy, SchemaError, Side
-from . import (branch_added, branch_removed, constraint_changed, constraint_loosened,
+from . import (branch_added, branch_removed, condition_changed, constraint_changed, constraint_loosened,
                constraint_tightened, content_model_narrowed, content_model_widened,
                dependency_added, dependency_removed, enum_changed, enum_narrowed, enum_widened,
                external_ref_changed, oneof_branch_overlaps, outside, property_added,
@@ -24,7 +24,7 @@ RULES = (
     required_default_not_applied, required_undeclared,
     property_added, property_removed, property_renamed, property_removed_without_deprecation,
     content_model_narrowed, content_model_widened,
-    dependency_added, dependency_removed,
+    dependency_added, dependency_removed, condition_changed,
     branch_removed, branch_added, oneof_branch_overlaps,
     external_ref_changed,
 )

@@ -27,6 +27,7 @@ class Context:
         self._comparing: set[tuple] = set()  # alternative pairs being compared, by what they say
         self._rules = tuple(rules)
         self._within_old: Context | None = None
+        self._strict_twin: Context | None = None
         self.memo: dict = {}  # answers helpers worked out once per comparison
         self.cuts = 0  # walks stopped at a pair already being compared (recursion)
 
@@ -61,6 +62,15 @@ class Context:
         if self._within_old is None:
             self._within_old = Context(self.old, self.old, self.options, self._rules)
         return self._within_old
+
+    def strict_twin(self) -> "Context":
+        """This comparison under the strict policy (itself when it already is)."""
+        if self.strict:
+            return self
+        if self._strict_twin is None:
+            options = dataclasses.replace(self.options, policy=Policy.STRICT)
+            self._strict_twin = Context(self.old, self.new, options, self._rules, self.outside)
+        return self._strict_twin
 
     def breaks_of(self, finding: Finding) -> frozenset[Direction]:
         return self._spec_breaks[finding.rule] if finding.breaks is None else finding.breaks

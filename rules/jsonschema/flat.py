@@ -38,6 +38,7 @@ class Flat:
     nots: Schemas = ()
     contains: Schemas | None = None
     property_names: Schemas = ()
+    conditions: tuple = ()  # (if, then, else) raw nodes of each conditional, None where absent
     externals: frozenset = frozenset()
     deprecated: bool = False
     has_default: bool = False
@@ -106,6 +107,7 @@ class Flat:
         out.contains = other.contains if self.contains is None else (
             self.contains if other.contains is None else self.contains + other.contains)
         out.property_names = self.property_names + other.property_names
+        out.conditions = self.conditions + other.conditions
         out.externals = self.externals | other.externals
         out.deprecated, out.has_default = self.deprecated or other.deprecated, self.has_default or other.has_default
         out.lines = {**other.lines, **self.lines}

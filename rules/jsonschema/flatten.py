@@ -96,6 +96,8 @@ def own(node: dict, draft: Draft, line: int) -> Flat:
     flat.nots = (node["not"],) if "not" in node else ()
     flat.contains = (node["contains"],) if "contains" in node else None
     flat.property_names = (node["propertyNames"],) if "propertyNames" in node else ()
+    # `then`/`else` without `if` are ignored by validators (and so here)
+    flat.conditions = ((node["if"], node.get("then"), node.get("else")),) if "if" in node else ()
     flat.deprecated, flat.has_default = node.get("deprecated") is True, "default" in node
     return flat.finish()
 

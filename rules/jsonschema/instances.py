@@ -11,7 +11,7 @@ MAX_VALUES = 2000  # enum values checked one by one against the other side's alt
 def accepts(flat, value, *, format_assertion: bool) -> bool:
     """True only when every keyword `flat` states is checked and holds for `value`."""
     kind = values.type_of(value)
-    if not values.covers(flat.types, kind) or flat.nots or flat.externals:
+    if not values.covers(flat.types, kind) or flat.nots or flat.externals or flat.conditions:
         return False
     if flat.enum is not None and values.canon(value) not in flat.enum:
         return False

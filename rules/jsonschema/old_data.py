@@ -64,6 +64,14 @@ def declares(flat: Flat, name: str) -> bool:
     return declared and not content.is_closed(schemas)
 
 
+def names(flat: Flat) -> set[str] | None:
+    """The property names a producer writing `flat` may write (lenient policy), or None when
+    patternProperties or an additionalProperties schema let it write names without end."""
+    if flat.pattern_props or content.is_schema(flat.additional):
+        return None
+    return set(flat.props) | set(flat.required)
+
+
 def _discriminated(a: Flat, b: Flat, name: str) -> bool:
     """A present `name` holds one of `a`'s literals and none of them is allowed by `b`
     (`"enum": ["delayed"]` against `"not": {"enum": ["delayed"]}`)."""

@@ -186,9 +186,20 @@ def _objects(ctx, pair: SchemaPair, seen: set, depth: int) -> Iterator:
         for name in new_map.keys() & old_map.keys():
             yield from walk(ctx, old_map[name], new_map[name], paths.keyword(path, keyword, name),
                             (old.key_line(keyword), new.key_line(keyword)), seen, depth)
-    if old.property_names and new.property_names:
+    if old.property_names or (new.property_names and not _names_kept(ctx, old, new)):
+        # An absent propertyNames accepts any name: one added is compared with that.
         yield from walk(ctx, old.property_names, new.property_names, paths.keyword(path, "propertyNames"),
                         (old.key_line("propertyNames"), new.key_line("propertyNames")), seen, depth)
+
+
+def _names_kept(ctx, old: Flat, new: Flat) -> bool:
+    """Lenient: whether the new propertyNames surely accepts every name old data may hold."""
+    names = None if ctx.strict else old_data.names(old)
+    if names is None:
+        return False
+    accepted = ctx.new_flats.alternatives(new.property_names, new.key_line("propertyNames"))
+    return all(any(instances.accepts(flat, name, format_assertion=ctx.options.format_assertion)
+                   for flat in accepted) for name in names)
 
 
 def _arrays(ctx, pair: SchemaPair, seen: set, depth: int) -> Iterator:
