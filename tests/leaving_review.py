@@ -106,6 +106,11 @@ CASES = {
         None, {"proto/a.proto": 'syntax = "proto3";\npackage p;\nmessage Money { int64 units = 1; }\n'},
         {"proto/v2/z.proto": 'syntax = "proto3";\npackage p;\nmessage Money { string units = 1; }\n'},
         "SCHEMA_IDENTITY_DUPLICATED"),
+    # Without an identity: an identical copy and a broken one are both alike; each is compared.
+    "json-schema-without-id-copied-and-broken": (
+        None, {JSON_OLD: pretty(SCHEMA)},
+        {JSON_OLD: None, "schemas/copy.schema.json": minified(SCHEMA), JSON_NEW: minified(SCHEMA_BROKEN)},
+        "JSONSCHEMA_TYPE_CHANGED"),
     # No identity and nothing alike: whether it moved cannot be told, so the removal fails closed.
     "weak-identity-unlike": (None, {JSON_OLD: pretty(SCHEMA)},
                              {JSON_OLD: None, JSON_NEW: minified(UNRELATED)}, "SCHEMA_NOT_REVIEWED"),
