@@ -16,7 +16,7 @@ from typing import Callable, Iterable
 
 from rules import Finding, Severity
 
-from bot.config.bot_rules import SCHEMA_IDENTITY_DUPLICATED
+from bot.config.config import SCHEMA_IDENTITY_DUPLICATED
 from bot.review import moves
 
 DUPLICATED = ('it defines {name}, which "{other}" defines too: a second definition of a type is '
@@ -47,7 +47,7 @@ def duplicated(changes: Iterable, classify: Callable) -> dict[str, tuple[Finding
                           if p != change.path and name in declared(fmt, p, t)), None)
             if other is not None:
                 findings.append(Finding(
-                    rule=SCHEMA_IDENTITY_DUPLICATED, severity=Severity.ERROR, line=1, path="",
+                    rule=SCHEMA_IDENTITY_DUPLICATED, severity=Severity.ERROR, line=1, path=name,
                     message=DUPLICATED.format(name=name, other=other), file=change.path,
                     breaks=frozenset()))
         if findings:
