@@ -7,7 +7,6 @@ fails with the import named. Shared by the App (bot/gather/changes.py) and the l
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
 from posixpath import dirname, join, normpath
 
 from rules import Format
