@@ -39,3 +39,18 @@ def test_second_definitions(case):
     found = duplicated([change], Config().classify).get(path, ())
     assert [f.path for f in found] == flagged
     assert all(f.file == path and f'"{next(iter(others))}"' in f.message for f in found)
+
+
+def test_added_proto_fails_closed_when_the_heads_other_proto_files_were_not_all_read(tmp_path, monkeypatch):
+    """`schema-review review`: a second `p.Money` could hide in the .proto files past the limit."""
+    from datetime import datetime, timezone
+
+    from bot.local import git_review
+    from tests.localgit import make_repo
+    monkeypatch.setattr(git_review, "MAX_IMPORTS", 1)
+    other = PROTO.replace("Money", "Other")
+    repo = make_repo(tmp_path / "repo", {"proto/a.proto": other, "proto/b.proto": other.replace("package p", "package q")},
+                     {"proto/z.proto": PROTO})
+    result = git_review.review_repo(repo, "main", "feature", now=datetime(2026, 1, 1, tzinfo=timezone.utc))
+    assert result.conclusion == "failure"
+    assert [f.rule for file in result.files for f in file.findings] == ["SCHEMA_NOT_REVIEWED"]
