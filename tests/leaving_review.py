@@ -45,6 +45,10 @@ PROTO_ORDER = "syntax = \"proto3\";\npackage shop.orders;\nmessage Order{string 
 PROTO_MOVED = ('syntax="proto3"; package shop . orders; '
                "message Order{int32 id=1; string amount_cents=2;}\n")
 
+C_ID = "https://ex.com/c.json"
+C = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+C_BROKEN = {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}
+
 OLD, NEW = "schemas/order.avsc", "schemas/v2/order.avsc"
 JSON_OLD, JSON_NEW = "schemas/order.schema.json", "schemas/v2/order.schema.json"
 ID = "https://acme.example/order"
@@ -84,6 +88,28 @@ CASES = {
         {JSON_OLD: None, "schemas/v2/envelope.schema.json": minified(
             {"$id": "https://acme.example/envelope", "type": "object",
              "properties": {"order": with_id(SCHEMA_BROKEN, ID)}})},
+        "JSONSCHEMA_TYPE_CHANGED"),
+    # Issue 18 item 1, follow-up: an added file redefines a type another file of the head still
+    # defines (a second definition nothing compares), or two added files take a removed one's.
+    "json-id-redefined-beside-the-original": (
+        None, {"schemas/c.json": pretty(with_id(C, C_ID))},
+        {"schemas/v2/d2.json": minified(with_id(C_BROKEN, C_ID))}, "SCHEMA_IDENTITY_DUPLICATED"),
+    "avro-name-redefined-beside-the-original": (
+        None, {"schemas/u.avsc": pretty(USER)},
+        {"schemas/v2/v.avsc": minified({**USER, "fields": [{"name": "id", "type": "string"}]})},
+        "SCHEMA_IDENTITY_DUPLICATED"),
+    "removed-id-taken-by-a-copy-and-a-broken-one": (
+        None, {"schemas/c.json": pretty(with_id(C, C_ID))},
+        {"schemas/c.json": None, "schemas/d1.json": minified(with_id(C, C_ID)),
+         "schemas/v2/d2.json": minified(with_id(C_BROKEN, C_ID))}, "SCHEMA_IDENTITY_DUPLICATED"),
+    "proto-message-redefined-beside-the-original": (
+        None, {"proto/a.proto": 'syntax = "proto3";\npackage p;\nmessage Money { int64 units = 1; }\n'},
+        {"proto/v2/z.proto": 'syntax = "proto3";\npackage p;\nmessage Money { string units = 1; }\n'},
+        "SCHEMA_IDENTITY_DUPLICATED"),
+    # Without an identity: an identical copy and a broken one are both alike; each is compared.
+    "json-schema-without-id-copied-and-broken": (
+        None, {JSON_OLD: pretty(SCHEMA)},
+        {JSON_OLD: None, "schemas/copy.schema.json": minified(SCHEMA), JSON_NEW: minified(SCHEMA_BROKEN)},
         "JSONSCHEMA_TYPE_CHANGED"),
     # No identity and nothing alike: whether it moved cannot be told, so the removal fails closed.
     "weak-identity-unlike": (None, {JSON_OLD: pretty(SCHEMA)},

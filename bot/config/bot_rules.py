@@ -13,6 +13,9 @@ DEPRECATION_WINDOW = "SCHEMA_DEPRECATION_WINDOW"
 # or beyond GitHub's file listing).
 SCHEMA_REVIEW_BUDGET = "SCHEMA_REVIEW_BUDGET"
 SCHEMA_NOT_REVIEWED = "SCHEMA_NOT_REVIEWED"
+# Not configurable either: a type an added or changed file defines that another file of the head
+# defines too (bot/review/duplicate_types.py); the second definition would be compared with nothing.
+SCHEMA_IDENTITY_DUPLICATED = "SCHEMA_IDENTITY_DUPLICATED"
 BOT_RULES = frozenset({SCHEMA_INVALID, SCHEMA_FILE_REMOVED, DEPRECATION_WINDOW})
 
 

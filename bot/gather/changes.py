@@ -17,7 +17,8 @@ from bot.github.repo import RepoClient
 from bot.gather.proto_users import IMPORT, candidates
 from bot.review.review import FileChange, FileStatus
 from bot.gather.schemaset import (MAX_CONTEXT_FILES, TOO_MANY, TREE_TRUNCATED, UNREADABLE, Listing,
-                        formats_of, schema_sets, uses_sets, with_context)
+                        formats_of, schema_sets, users_unchecked, uses_sets, with_context,
+                        with_neighbours)
 from bot.lifecycle.since import Clock, History
 
 # Rounds of import fetching (imports of imports); each round is one GraphQL query.
@@ -114,12 +115,14 @@ def _with_proto_users(repo: RepoClient, config: Config, changes: list[FileChange
                       listing: Listing, *, roots: tuple[str, ...], layout, base_sha: str,
                       head_sha: str) -> list[FileChange]:
     """`changes` and the head's unchanged .proto files importing one they remove or rename
-    away (bot/gather/proto_users.py), each with its imports at both revisions. Where those files could
-    not all be read, the removed ones say so (a user nobody checked is never a pass)."""
+    away (bot/gather/proto_users.py), each with its imports at both revisions; the added and
+    changed ones with those files as `head_neighbours` (a type defined twice). Where those files
+    could not all be read, the changed .proto files say so (a user nobody checked, a second
+    definition nobody saw, is never a pass)."""
     missing = proto_users.gone(changes)
-    if not missing:
-        return changes
     fmt_of = formats_of(config)
+    if not missing and not proto_users.defining(changes, fmt_of):
+        return changes
     in_pull = {c.path for c in changes} | {c.previous_path for c in changes if c.previous_path}
     paths, truncated = listing.tree(head_sha)
     wanted = [(head_sha, p) for p in paths if fmt_of(p) is Format.PROTOBUF and p not in in_pull]
@@ -131,8 +134,9 @@ def _with_proto_users(repo: RepoClient, config: Config, changes: list[FileChange
                if len(wanted) > MAX_CONTEXT_FILES
                else UNREADABLE.format(path=unreadable[0]) if unreadable else None)
     if problem:
-        changes = proto_users.unchecked(changes, problem)
+        changes = users_unchecked(changes, {Format.PROTOBUF: problem}, fmt_of)
     texts = {path: blob.text for (_sha, path), blob in blobs.items() if blob and blob.text}
+    changes = with_neighbours(changes, texts, fmt_of)
     users = proto_users.importers(missing, texts, roots)
     versions = {(sha, user): blobs[(head_sha, user)] for user in users for sha in (base_sha, head_sha)}
     imports, linked = _imports(repo, roots, versions)

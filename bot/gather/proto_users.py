@@ -6,10 +6,10 @@ fails with the import named. Shared by the App (bot/gather/changes.py) and the l
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Mapping
 from posixpath import dirname, join, normpath
 
+from rules import Format
 from rules.proto_imports import IMPORT_TEXT as IMPORT
 
 
@@ -26,11 +26,11 @@ def gone(changes: Iterable) -> dict[str, str]:
     return out
 
 
-def unchecked(changes: list, problem: str) -> list:
-    """`changes` with those whose importers could not all be searched (`gone`) saying why."""
-    missing = gone(changes)
-    return [replace(c, users_unchecked=problem) if (c.previous_path or c.path) in missing else c
-            for c in changes]
+def defining(changes: Iterable, fmt_of: Callable) -> bool:
+    """Whether the pull request adds or changes a .proto file: the types it declares are
+    looked for in the head's other ones (bot/review/duplicate_types.py)."""
+    return any(not c.context and c.head_text is not None and fmt_of(c.path) is Format.PROTOBUF
+               for c in changes)
 
 
 def candidates(name: str, importer: str, roots: Iterable[str]) -> list[str]:

@@ -375,8 +375,23 @@ def with_context(repo: RepoClient, config: Config, changes: list[FileChange], he
             files[path] = blob.text
         elif blob and (blob.too_large or blob.binary):
             unchecked.setdefault(fmt_of(path), UNREADABLE.format(path=path))
-    changes = users_unchecked(changes, unchecked, fmt_of)
+    changes = with_neighbours(users_unchecked(changes, unchecked, fmt_of), files, fmt_of)
     return changes + context_changes(changes, files, fmt_of)
+
+
+def with_neighbours(changes: list[FileChange], files: Mapping[str, str],
+                    fmt_of: Callable[[str], Format | None]) -> list[FileChange]:
+    """`changes` with the head's other files of their format among `files` (path -> text; the
+    pull request's own are left out) as `head_neighbours`: a type one of them defines too is
+    defined twice (bot/review/duplicate_types.py). One mapping per format, shared."""
+    in_pull = {c.path for c in changes} | {c.previous_path for c in changes if c.previous_path}
+    by_format: dict[Format, dict[str, str]] = {}
+    for path, text in files.items():
+        if path not in in_pull and (fmt := fmt_of(path)) is not None:
+            by_format.setdefault(fmt, {})[path] = text
+    return [replace(c, head_neighbours=by_format[fmt])
+            if not c.context and c.head_text is not None and (fmt := fmt_of(c.path)) in by_format
+            else c for c in changes]
 
 
 def users_unchecked(changes: list[FileChange], unchecked: Mapping[Format, str],

@@ -15,7 +15,7 @@ from bot.github.blobs import LINKED, LINKED_IMPORT
 from bot.config.config import CONFIG_PATH, Config, parse_config
 from bot.config.extends import no_base_here
 from bot.review.review import FileChange, FileStatus, ReviewResult, review
-from bot.gather.schemaset import context_changes, formats_of, users_unchecked
+from bot.gather.schemaset import context_changes, formats_of, users_unchecked, with_neighbours
 from bot.local import schema_sets
 from bot.local.schema_sets import SET_FORMATS, SchemaSets
 from bot.local.git import BAD_REF, IDENTITY, SYMLINK_MODE, LocalError, git, history, mode_of, patch, show
@@ -48,11 +48,13 @@ def review_repo(repo: Path, base: str, head: str, *, config_file: Path | None = 
                                    sets=sets))
     candidates = sets.everything(head)
     # Users nobody could read (over schema_sets.MAX_IMPORTS, too large, binary) fail what they use.
-    changes = users_unchecked(changes, sets.unread(head, SET_FORMATS, changes), formats_of(config))
-    changes += context_changes(changes, candidates, formats_of(config))
-    if proto_users.gone(changes) and (
-            problem := sets.unread(head, (Format.PROTOBUF,), changes).get(Format.PROTOBUF)):
-        changes = proto_users.unchecked(changes, problem)
+    fmt_of = formats_of(config)
+    changes = users_unchecked(changes, sets.unread(head, SET_FORMATS, changes), fmt_of)
+    changes = with_neighbours(changes, candidates, fmt_of)  # a type defined twice
+    changes += context_changes(changes, candidates, fmt_of)
+    if proto_users.gone(changes) or proto_users.defining(changes, fmt_of):
+        changes = users_unchecked(changes, sets.unread(head, (Format.PROTOBUF,), changes), fmt_of)
+        changes = with_neighbours(changes, sets.of_format(head, Format.PROTOBUF), fmt_of)
     changes += proto_user_changes(repo, merge_base, head, changes, config, sets=sets)
     return review(changes, config, now=now)
 

@@ -5,8 +5,8 @@ from functools import lru_cache
 
 from rules import Direction, Finding, Mode, Severity, all_specs
 
-from bot.config.config import (DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_INVALID, SCHEMA_NOT_REVIEWED,
-                      SCHEMA_REVIEW_BUDGET)
+from bot.config.config import (DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_IDENTITY_DUPLICATED,
+                               SCHEMA_INVALID, SCHEMA_NOT_REVIEWED, SCHEMA_REVIEW_BUDGET)
 from bot.render.escape import code
 
 LABELS = {Severity.ERROR: "Breaking change", Severity.WARNING: "Warning", Severity.INFO: "Note"}
@@ -41,6 +41,9 @@ OWN_RULES = {
                          "not had the full deprecation window to stop reading it."),
     SCHEMA_REVIEW_BUDGET: UNCHECKED,
     SCHEMA_NOT_REVIEWED: UNCHECKED,
+    SCHEMA_IDENTITY_DUPLICATED: ("**What breaks:** unknown: the second definition of the type was "
+                                 "compared with nothing, and readers resolving the name may get "
+                                 "either one."),
 }
 OWN_ADVICE = {
     SCHEMA_INVALID: "**What to do:** correct the schema at the line shown; nothing else was checked.",
@@ -51,6 +54,8 @@ OWN_ADVICE = {
     SCHEMA_REVIEW_BUDGET: ("**What to do:** simplify the schema (patterns that backtrack, such as "
                            "`(a+)+`, are the usual cause), or have a maintainer accept it with "
                            "`/schema-override <reason>`."),
+    SCHEMA_IDENTITY_DUPLICATED: ("**What to do:** define the type in one file only (to move it, "
+                                 "remove it from the other), or give the new one another name."),
     SCHEMA_NOT_REVIEWED: ("**What to do:** split the pull request, or bring the file within the "
                           "limits shown; or have a maintainer accept it unreviewed with "
                           "`/schema-override <reason>`."),

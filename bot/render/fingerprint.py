@@ -13,7 +13,8 @@ MARKER_PATTERN = re.compile(r"<!-- schema-review:fingerprint=([0-9a-f]{16}) -->"
 
 # Findings about a file as a whole name no element: they are bound to the file's content
 # instead, so accepting one version of it (an override) never covers another.
-WHOLE_FILE_RULES = frozenset({"SCHEMA_NOT_REVIEWED", "SCHEMA_REVIEW_BUDGET", "SCHEMA_INVALID"})
+WHOLE_FILE_RULES = frozenset({"SCHEMA_NOT_REVIEWED", "SCHEMA_REVIEW_BUDGET", "SCHEMA_INVALID",
+                              "SCHEMA_IDENTITY_DUPLICATED"})
 
 
 def fingerprint(finding: Finding, *, file: str, version: str = "") -> str:

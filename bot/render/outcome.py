@@ -6,8 +6,8 @@ from typing import Iterator
 from rules import Finding, Side
 from rules.output.model import FileResult, Located, Outcome, RuleHelp
 
-from bot.config.config import (DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_INVALID, SCHEMA_NOT_REVIEWED,
-                      SCHEMA_REVIEW_BUDGET)
+from bot.config.config import (DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_IDENTITY_DUPLICATED,
+                               SCHEMA_INVALID, SCHEMA_NOT_REVIEWED, SCHEMA_REVIEW_BUDGET)
 from bot.render.fingerprint import of as fingerprint_of
 from bot.render import check_run, explain
 from bot.render.model import Conclusion, FileReview
@@ -20,6 +20,7 @@ SUMMARIES = {
     DEPRECATION_WINDOW: "a field was deleted before its deprecation window had passed",
     SCHEMA_REVIEW_BUDGET: "a schema file could not be reviewed within its time or memory budget",
     SCHEMA_NOT_REVIEWED: "a schema file was not reviewed (too many, too large or unreadable)",
+    SCHEMA_IDENTITY_DUPLICATED: "a type is defined in two schema files of the head",
 }
 BOT_RULES = {rule: RuleHelp(summary=summary,
                             markdown=f"{explain.OWN_RULES[rule]}\n\n{explain.OWN_ADVICE[rule]}")

@@ -59,6 +59,10 @@ class FileChange:
     uses: tuple[str, ...] = ()
     # changed: why files that may use it could not all be checked (bot/gather/schemaset.py), if so.
     users_unchecked: str | None = None
+    # changed: the head's other schema files of its format the gather stage read, path -> text
+    # (one mapping shared by the changes): a type they define too is defined twice
+    # (bot/review/duplicate_types.py). Where they could not all be read, `users_unchecked` says so.
+    head_neighbours: Mapping[str, str | bytes] = field(default_factory=dict)
 
 
 class DeferredHistory(Sequence):

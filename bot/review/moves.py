@@ -13,7 +13,8 @@ A file without an identity (a JSON Schema without `$id`, an Avro file of unnamed
 addition without one is paired by content instead: the files' features (JSON: every scalar with
 the object keys leading to it, list positions left out so a removed field shifts nothing;
 Protobuf: its tokens, comments aside) shared by both, over the larger file's count, at least
-SIMILAR (git's rename threshold). A removal still unpaired while such an addition is unpaired
+SIMILAR (git's rename threshold); every such addition is compared with it, not only the most
+alike (an identical copy beside a broken one must not pick the copy silently). A removal still unpaired while such an addition is unpaired
 too is ambiguous: it fails closed (`SCHEMA_NOT_REVIEWED`), never a silent pass."""
 from __future__ import annotations
 
@@ -107,8 +108,10 @@ def paired(changes: list, classify: Callable) -> list:
         scored = sorted(((similarity(g.features, a.features), i, g, a)
                          for i, (g, a) in enumerate(_weak_pairs(removed, added))),
                         key=lambda item: (-item[0], item[1]))
+        by_content: set[int] = set()  # removals paired by content: each alike addition is compared
         for score, _index, gone, new in scored:
-            if score >= SIMILAR and not gone.used and not new.used:
+            if score >= SIMILAR and not new.used and (not gone.used or id(gone) in by_content):
+                by_content.add(id(gone))
                 pairs.append(gone.pair(new))
     problems = _moved_into_changed(changes, removed, classify)
     # An unpaired removal beside an unpaired addition that may be it: whether it moved is not known.

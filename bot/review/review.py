@@ -18,6 +18,7 @@ from rules import Finding, Mode, Side
 from bot.config.config import SCHEMA_INVALID, Classification, Config
 from bot.render.model import Conclusion, FileComment, FileReview, InlineComment
 from bot.review import moves
+from bot.review.duplicate_types import duplicated
 from bot.review.broken_users import blamed
 from bot.lifecycle.since import History
 from bot.review.change import DeferredHistory, FileChange, FileStatus
@@ -85,7 +86,12 @@ def _reviewed(changes: Iterable[FileChange], config: Config, *, now: datetime,
     # A push may hold a queue worker this long, however many slow files it brings; and a newer
     # push stops it between files (checkpoint), so hostile pull requests cannot stall the rest.
     deadline = time.monotonic() + _budget["pull_seconds"]
-    for change in moves.paired(list(changes), config.classify):
+    changes = list(changes)
+    # Changed file -> the types another head file defines too; before pairing, so that two added
+    # files taking a removed one's type are both new definitions of it, whichever is paired.
+    twice = duplicated(changes, config.classify)
+    changes = moves.paired(changes, config.classify)
+    for change in changes:
         checkpoint()
         if history_of is not None and not change.context and not change.history:
             change = replace(change, history=DeferredHistory(
@@ -127,16 +133,20 @@ def _reviewed(changes: Iterable[FileChange], config: Config, *, now: datetime,
         else:
             files.append(review_file(change, classified, config, now=now,
                                       chart=counted <= MAX_CHARTED))
-    return _rehomed(_users_failed(files, users_unchecked))
+    return _rehomed(_users_failed(files, users_unchecked, twice))
 
 
-def _users_failed(files: list[FileReview], problems: Mapping[str, str]) -> list[FileReview]:
-    """A changed file some of whose users were not reviewed is not known to be compatible."""
+def _users_failed(files: list[FileReview], problems: Mapping[str, str],
+                  twice: Mapping[str, tuple[Finding, ...]]) -> list[FileReview]:
+    """A changed file some of whose users were not reviewed is not known to be compatible; one
+    defining a type another file defines too says so (bot/review/duplicate_types.py)."""
     out = []
     for file in files:
         problem = None if file.context or not file.reviewed else problems.get(file.path)
-        if problem:
-            findings = (*file.findings, not_reviewed(file.path, problem))
+        added = (*(twice.get(file.path, ()) if not file.context and not file.removed else ()),
+                 *((not_reviewed(file.path, problem),) if problem else ()))
+        if added:
+            findings = (*file.findings, *added)
             file = replace(file, findings=tuple(sorted(findings, key=lambda f: f.sort_key)))
         out.append(file)
     return out
