@@ -113,11 +113,11 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
 def _with_proto_users(repo: RepoClient, config: Config, changes: list[FileChange],
                       listing: Listing, *, roots: tuple[str, ...], layout, base_sha: str,
                       head_sha: str) -> list[FileChange]:
-    """`changes` and the head's unchanged .proto files importing one they remove or rename
+    """`changes` and the head's unchanged .proto files importing one they edit, remove or rename
     away (bot/gather/proto_users.py), each with its imports at both revisions. Where those files could
-    not all be read, the removed ones say so (a user nobody checked is never a pass)."""
-    missing = proto_users.gone(changes)
-    if not missing:
+    not all be read, the changed ones say so (a user nobody checked is never a pass)."""
+    targets = proto_users.changed(changes)
+    if not targets:
         return changes
     fmt_of = formats_of(config)
     in_pull = {c.path for c in changes} | {c.previous_path for c in changes if c.previous_path}
@@ -133,7 +133,7 @@ def _with_proto_users(repo: RepoClient, config: Config, changes: list[FileChange
     if problem:
         changes = proto_users.unchecked(changes, problem)
     texts = {path: blob.text for (_sha, path), blob in blobs.items() if blob and blob.text}
-    users = proto_users.importers(missing, texts, roots)
+    users = proto_users.importers(targets, texts, roots)
     versions = {(sha, user): blobs[(head_sha, user)] for user in users for sha in (base_sha, head_sha)}
     imports, linked = _imports(repo, roots, versions)
     return changes + [FileChange(

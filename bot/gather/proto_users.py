@@ -1,8 +1,9 @@
-"""The unchanged .proto files that import one a pull request removes or renames away.
+"""The unchanged .proto files that import one a pull request changes, removes or renames away.
 
-Such a file no longer compiles at the head: a missing import is never "compatible". Each is
-reviewed as a user of the change (FileChange.context), with its imports at each revision, so it
-fails with the import named. Shared by the App (bot/gather/changes.py) and the local review.
+Such a file may no longer compile at the head (its import gone, or a message or enum it uses
+removed or renamed): an unresolved name is never "compatible". Each is reviewed as a user of
+the change (FileChange.context), with its imports at each revision, so it fails naming the
+import or type and the changed file. Shared by the App (bot/gather/changes.py) and the local review.
 """
 from __future__ import annotations
 
@@ -13,22 +14,22 @@ from posixpath import dirname, join, normpath
 from rules.proto_imports import IMPORT_TEXT as IMPORT
 
 
-def gone(changes: Iterable) -> dict[str, str]:
-    """Base path of each changed .proto file the head no longer has there -> its path in the
-    pull request (removed, or renamed: its old import path now names nothing)."""
+def changed(changes: Iterable) -> dict[str, str]:
+    """Base path of each .proto file the pull request edits, removes or renames -> its path in
+    the pull request (an importer of its base path may no longer resolve what it uses)."""
     out = {}
     for change in changes:
         base_path = change.previous_path or change.path
         if change.context or not base_path.endswith(".proto") or change.base_text is None:
             continue
-        if change.head_text is None or base_path != change.path:
+        if change.head_text != change.base_text or base_path != change.path:
             out[base_path] = change.path
     return out
 
 
 def unchecked(changes: list, problem: str) -> list:
-    """`changes` with those whose importers could not all be searched (`gone`) saying why."""
-    missing = gone(changes)
+    """`changes` with those whose importers could not all be searched (`changed`) saying why."""
+    missing = changed(changes)
     return [replace(c, users_unchecked=problem) if (c.previous_path or c.path) in missing else c
             for c in changes]
 
@@ -39,15 +40,15 @@ def candidates(name: str, importer: str, roots: Iterable[str]) -> list[str]:
     return [p for p in dict.fromkeys(out) if not p.startswith("..")]
 
 
-def importers(missing: Mapping[str, str], files: Mapping[str, str],
+def importers(targets: Mapping[str, str], files: Mapping[str, str],
               roots: Iterable[str]) -> dict[str, tuple[str, ...]]:
-    """Path of each of `files` importing one of `missing` (base paths) -> the pull request's
-    paths of those it imports, sorted."""
+    """Path of each of `files` importing one of `targets` (base paths, as `changed` maps them)
+    -> the pull request's paths of those it imports, sorted."""
     roots = tuple(roots)
     out = {}
     for path, text in sorted(files.items()):
-        hit = {missing[c] for name in IMPORT.findall(text) for c in candidates(name, path, roots)
-               if c in missing}
+        hit = {targets[c] for name in IMPORT.findall(text) for c in candidates(name, path, roots)
+               if c in targets}
         if hit:
             out[path] = tuple(sorted(hit))
     return out
