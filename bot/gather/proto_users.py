@@ -7,11 +7,15 @@ import or type and the changed file. Shared by the App (bot/gather/changes.py) a
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from posixpath import dirname, join, normpath
 
 from rules.proto_imports import IMPORT_TEXT as IMPORT
+
+# An import whose names the importing file passes on to its own importers.
+PUBLIC_IMPORT = re.compile(r'^\s*import\s+public\s+"([^"\n]+)"\s*;', re.MULTILINE)
 
 
 def changed(changes: Iterable) -> dict[str, str]:
@@ -42,13 +46,23 @@ def candidates(name: str, importer: str, roots: Iterable[str]) -> list[str]:
 
 def importers(targets: Mapping[str, str], files: Mapping[str, str],
               roots: Iterable[str]) -> dict[str, tuple[str, ...]]:
-    """Path of each of `files` importing one of `targets` (base paths, as `changed` maps them)
-    -> the pull request's paths of those it imports, sorted."""
+    """Path of each of `files` importing one of `targets` (base paths, as `changed` maps them),
+    directly or through files that `import public` it (whose importers see its names too) ->
+    the pull request's paths of those it sees, sorted."""
     roots = tuple(roots)
-    out = {}
-    for path, text in sorted(files.items()):
-        hit = {targets[c] for name in IMPORT.findall(text) for c in candidates(name, path, roots)
-               if c in targets}
-        if hit:
-            out[path] = tuple(sorted(hit))
-    return out
+    imported = {path: ([c for name in IMPORT.findall(text) for c in candidates(name, path, roots)],
+                       [c for name in PUBLIC_IMPORT.findall(text) for c in candidates(name, path, roots)])
+                 for path, text in sorted(files.items())}
+    seen = {path: frozenset((changed,)) for path, changed in targets.items()}  # what a path shows
+    out: dict[str, frozenset[str]] = {}
+    grew = True
+    while grew:  # each round adds to some set, so at most as many rounds as there are files
+        grew = False
+        for path, (names, public) in imported.items():
+            hit = frozenset().union(*(seen[c] for c in names if c in seen))
+            if hit and hit != out.get(path):
+                out[path], grew = hit, True
+            shown = frozenset().union(*(seen[c] for c in public if c in seen))
+            if shown - seen.get(path, frozenset()):
+                seen[path], grew = seen.get(path, frozenset()) | shown, True
+    return {path: tuple(sorted(hit)) for path, hit in sorted(out.items())}

@@ -140,6 +140,13 @@ def uses_sets(config: Config, paths: Iterable[str]) -> bool:
     return any(fmt_of(path) in FORMATS for path in paths)
 
 
+def lists_head(config: Config, paths: Iterable[str]) -> bool:
+    """Whether a review of `paths` reads the head's file list: for the users of an Avro or JSON
+    Schema file, or the importers of a .proto one (bot/gather/proto_users.py)."""
+    fmt_of = formats_of(config)
+    return any(fmt_of(path) in (*FORMATS, Format.PROTOBUF) for path in paths)
+
+
 def formats_of(config: Config) -> Callable[[str], Format | None]:
     cache: dict[str, Format | None] = {}
 

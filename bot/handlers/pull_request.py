@@ -18,7 +18,7 @@ from bot.render.escape import code
 from bot.render.model import Conclusion
 from bot.review.review import ReviewResult
 from bot.github.review_query import ReviewState, bodies_by
-from bot.gather.schemaset import uses_sets
+from bot.gather.schemaset import lists_head
 from bot.handlers.evaluate import config_from, config_ref, evaluate, evaluate_group, load_config, utc_now
 from bot.handlers.target import Target, review_target
 
@@ -159,11 +159,11 @@ def _review_pull(github, repo, check: _Check, target: Target, *, now) -> str:
     schemas = schema_files(listing, guess)
     wanted = blob_keys(schemas, base_sha=target.base_sha, head_sha=target.head_sha)
     with stage("read"):
-        # The head's file list only where the review lists it (Avro, JSON Schema): not for
-        # Protobuf alone. A guess the config proves wrong costs the REST listing, no more.
+        # The head's file list only where the review lists it (Avro and JSON Schema users, the
+        # importers of a .proto). A guess the config proves wrong costs the REST listing, no more.
         state = repo.review_state(target.pull_number, head_sha=target.head_sha,
                                   config_ref=config_ref(target.default_branch), config_path=CONFIG_PATH,
-                                  blobs=wanted, tree=uses_sets(guess, [f.filename for f in schemas]))
+                                  blobs=wanted, tree=lists_head(guess, [f.filename for f in schemas]))
     if state.pull is not None and state.pull.head.sha != target.head_sha:
         # GitHub says another commit is the head: a newer push whose delivery may arrive later
         # or came in the same second (equal timestamps order nothing).

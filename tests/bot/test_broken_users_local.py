@@ -84,6 +84,13 @@ CASES = {
         {"proto/a.proto": OTHER_PROTO,
          "proto/money.proto": 'syntax = "proto3";\npackage q;\nmessage Money { string units = 1; }\n'},
         "proto/b.proto", '"Money" is not defined', "proto/a.proto"),
+    # The importer sees the message through a file that `import public`s the changed one.
+    "proto-message-removed-behind-import-public": Case(
+        {**PROTO_BASE,
+         "proto/b.proto": 'syntax = "proto3";\npackage p;\nimport public "a.proto";\nmessage B { int32 y = 1; }\n',
+         "proto/c.proto": ORDER_PROTO.replace('"a.proto"', '"b.proto"')},
+        {"proto/a.proto": OTHER_PROTO},
+        "proto/c.proto", '"Money" is not defined', "proto/a.proto"),
 }
 # Changes that leave their users resolvable: no finding on the users.
 HARMLESS = {

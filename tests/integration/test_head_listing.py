@@ -1,6 +1,7 @@
 """End to end: the head's file list (searched for files using a changed Avro or JSON Schema
 file) comes with the review state query, nested bot/github/tree_query.py TREE_DEPTH levels deep; a
-deeper repository falls back to REST's recursive tree listing, and Protobuf alone reads none."""
+deeper repository falls back to REST's recursive tree listing. A Protobuf review reads it in the
+same query too (searched for files importing a changed .proto)."""
 import json
 from posixpath import dirname, relpath
 
@@ -51,10 +52,10 @@ def test_a_user_deeper_than_the_query_reaches_is_found_through_the_tree_call(git
     assert len(github.calls_to("GET", r"/git/trees/")) == 1
 
 
-def test_a_protobuf_review_reads_no_file_list(github, app_url):
+def test_a_protobuf_review_reads_the_file_list_in_its_one_query(github, app_url):
     new = PROTO_BASE.replace("  string note = 2;\n", "")
     repo, pull = open_pull(github, {"proto/order.proto": PROTO_BASE, DEFS: defs(["sku"])},
                            {"proto/order.proto": new})
     github.clear_calls()
     assert review_of(github, app_url, repo, pull).conclusion == "failure"
-    assert tree_asked(github) == [] and github.calls_to("GET", r"/git/trees/") == []
+    assert tree_asked(github) == [f"{pull.head_sha}:"] and github.calls_to("GET", r"/git/trees/") == []

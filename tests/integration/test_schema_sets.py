@@ -51,13 +51,15 @@ def test_a_change_to_shared_files_is_reviewed_where_it_breaks(github, app_url):
     ]
     # The changed files in one query (they hold each other's types and targets) with the places
     # buf's layout files may sit, then the .proto imports (from proto/, the module buf.yaml
-    # declares), then the head's other Avro and JSON Schema files, for the files using them.
+    # declares), then the head's other Avro and JSON Schema files, for the files using them, then
+    # its other .proto files, for those importing a changed one (none here: no import query).
     changed = {p for p, t in new.items() if t != old[p]}
     queries = blob_queries(github)
     layout = {p for p in queries[0] if posixpath.basename(p) in bufyaml.NAMES}
     assert "proto/buf.yaml" in layout and queries[0] - layout == changed
     assert "proto/acme/common/v1/money.proto" in queries[1]
-    assert queries[2:] == [sets(old) - changed]
+    protos = {p for p in old if p.endswith(".proto")} - changed
+    assert queries[2:] == [sets(old) - changed, protos]
     # The head's file list came with the review state query (bot/github/tree_query.py): no tree call.
     assert github.calls_to("GET", r"/git/trees/") == []
 
