@@ -114,14 +114,14 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
 def _with_proto_users(repo: RepoClient, config: Config, changes: list[FileChange],
                       listing: Listing, *, roots: tuple[str, ...], layout, base_sha: str,
                       head_sha: str) -> list[FileChange]:
-    """`changes` and the head's unchanged .proto files importing one they remove or rename
+    """`changes` and the head's unchanged .proto files importing one they edit, remove or rename
     away (bot/gather/proto_users.py), each with its imports at both revisions; the added and
     changed ones with those files as `head_neighbours` (a type defined twice). Where those files
     could not all be read, the changed .proto files say so (a user nobody checked, a second
     definition nobody saw, is never a pass)."""
-    missing = proto_users.gone(changes)
+    targets = proto_users.changed(changes)
     fmt_of = formats_of(config)
-    if not missing and not proto_users.defining(changes, fmt_of):
+    if not targets and not proto_users.defining(changes, fmt_of):
         return changes
     in_pull = {c.path for c in changes} | {c.previous_path for c in changes if c.previous_path}
     paths, truncated = listing.tree(head_sha)
@@ -137,7 +137,7 @@ def _with_proto_users(repo: RepoClient, config: Config, changes: list[FileChange
         changes = users_unchecked(changes, {Format.PROTOBUF: problem}, fmt_of)
     texts = {path: blob.text for (_sha, path), blob in blobs.items() if blob and blob.text}
     changes = with_neighbours(changes, texts, fmt_of)
-    users = proto_users.importers(missing, texts, roots)
+    users = proto_users.importers(targets, texts, roots)
     versions = {(sha, user): blobs[(head_sha, user)] for user in users for sha in (base_sha, head_sha)}
     imports, linked = _imports(repo, roots, versions)
     return changes + [FileChange(

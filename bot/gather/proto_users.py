@@ -1,27 +1,32 @@
-"""The unchanged .proto files that import one a pull request removes or renames away.
+"""The unchanged .proto files that import one a pull request changes, removes or renames away.
 
-Such a file no longer compiles at the head: a missing import is never "compatible". Each is
-reviewed as a user of the change (FileChange.context), with its imports at each revision, so it
-fails with the import named. Shared by the App (bot/gather/changes.py) and the local review.
+Such a file may no longer compile at the head (its import gone, or a message or enum it uses
+removed or renamed): an unresolved name is never "compatible". Each is reviewed as a user of
+the change (FileChange.context), with its imports at each revision, so it fails naming the
+import or type and the changed file. Shared by the App (bot/gather/changes.py) and the local review.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from posixpath import dirname, join, normpath
 
 from rules import Format
 from rules.proto_imports import IMPORT_TEXT as IMPORT
 
+# An import whose names the importing file passes on to its own importers.
+PUBLIC_IMPORT = re.compile(r'^\s*import\s+public\s+"([^"\n]+)"\s*;', re.MULTILINE)
 
-def gone(changes: Iterable) -> dict[str, str]:
-    """Base path of each changed .proto file the head no longer has there -> its path in the
-    pull request (removed, or renamed: its old import path now names nothing)."""
+
+def changed(changes: Iterable) -> dict[str, str]:
+    """Base path of each .proto file the pull request edits, removes or renames -> its path in
+    the pull request (an importer of its base path may no longer resolve what it uses)."""
     out = {}
     for change in changes:
         base_path = change.previous_path or change.path
         if change.context or not base_path.endswith(".proto") or change.base_text is None:
             continue
-        if change.head_text is None or base_path != change.path:
+        if change.head_text != change.base_text or base_path != change.path:
             out[base_path] = change.path
     return out
 
@@ -39,15 +44,25 @@ def candidates(name: str, importer: str, roots: Iterable[str]) -> list[str]:
     return [p for p in dict.fromkeys(out) if not p.startswith("..")]
 
 
-def importers(missing: Mapping[str, str], files: Mapping[str, str],
+def importers(targets: Mapping[str, str], files: Mapping[str, str],
               roots: Iterable[str]) -> dict[str, tuple[str, ...]]:
-    """Path of each of `files` importing one of `missing` (base paths) -> the pull request's
-    paths of those it imports, sorted."""
+    """Path of each of `files` importing one of `targets` (base paths, as `changed` maps them),
+    directly or through files that `import public` it (whose importers see its names too) ->
+    the pull request's paths of those it sees, sorted."""
     roots = tuple(roots)
-    out = {}
-    for path, text in sorted(files.items()):
-        hit = {missing[c] for name in IMPORT.findall(text) for c in candidates(name, path, roots)
-               if c in missing}
-        if hit:
-            out[path] = tuple(sorted(hit))
-    return out
+    imported = {path: ([c for name in IMPORT.findall(text) for c in candidates(name, path, roots)],
+                       [c for name in PUBLIC_IMPORT.findall(text) for c in candidates(name, path, roots)])
+                 for path, text in sorted(files.items())}
+    seen = {path: frozenset((changed,)) for path, changed in targets.items()}  # what a path shows
+    out: dict[str, frozenset[str]] = {}
+    grew = True
+    while grew:  # each round adds to some set, so at most as many rounds as there are files
+        grew = False
+        for path, (names, public) in imported.items():
+            hit = frozenset().union(*(seen[c] for c in names if c in seen))
+            if hit and hit != out.get(path):
+                out[path], grew = hit, True
+            shown = frozenset().union(*(seen[c] for c in public if c in seen))
+            if shown - seen.get(path, frozenset()):
+                seen[path], grew = seen.get(path, frozenset()) | shown, True
+    return {path: tuple(sorted(hit)) for path, hit in sorted(out.items())}

@@ -52,7 +52,7 @@ def review_repo(repo: Path, base: str, head: str, *, config_file: Path | None = 
     changes = users_unchecked(changes, sets.unread(head, SET_FORMATS, changes), fmt_of)
     changes = with_neighbours(changes, candidates, fmt_of)  # a type defined twice
     changes += context_changes(changes, candidates, fmt_of)
-    if proto_users.gone(changes) or proto_users.defining(changes, fmt_of):
+    if proto_users.changed(changes) or proto_users.defining(changes, fmt_of):
         changes = users_unchecked(changes, sets.unread(head, (Format.PROTOBUF,), changes), fmt_of)
         changes = with_neighbours(changes, sets.of_format(head, Format.PROTOBUF), fmt_of)
     changes += proto_user_changes(repo, merge_base, head, changes, config, sets=sets)
@@ -61,18 +61,18 @@ def review_repo(repo: Path, base: str, head: str, *, config_file: Path | None = 
 
 def proto_user_changes(repo: Path, base: str, head: str, changes: list[FileChange],
                        config: Config, *, sets: SchemaSets) -> list[FileChange]:
-    """The head's unchanged .proto files importing one `changes` remove or rename away
+    """The head's unchanged .proto files importing one `changes` edit, remove or rename away
     (bot/gather/proto_users.py), each with its imports at both revisions."""
-    missing = proto_users.gone(changes)
-    if not missing:
+    targets = proto_users.changed(changes)
+    if not targets:
         return []
     in_pull = {c.path for c in changes} | {c.previous_path for c in changes if c.previous_path}
-    layouts = [buf_layout(repo, base, path) for path in missing]
+    layouts = [buf_layout(repo, base, path) for path in targets]
     roots = tuple(dict.fromkeys(("", *config.import_roots, *(r for l in layouts for r in l.roots))))
     texts = {path: text for path, text in sets.of_format(head, Format.PROTOBUF).items()
              if path not in in_pull}
     out = []
-    for user, used in proto_users.importers(missing, texts, roots).items():
+    for user, used in proto_users.importers(targets, texts, roots).items():
         data = texts[user].encode("utf-8")
         out.append(FileChange(
             path=user, status=FileStatus.UNCHANGED, base_text=texts[user], head_text=texts[user],

@@ -1,4 +1,4 @@
-"""Unchanged files using a changed Avro or JSON Schema file are re-resolved at the head
+"""Unchanged files using a changed Avro, JSON Schema or protobuf file are re-resolved at the head
 (issue 18 item 2, follow-up): a change that leaves them unresolvable fails on the user, naming
 the reference, and the changed file. Through `schema-review review` (bot/local/git_review.py) on a real git
 repository; the App runs the same cases (tests/integration/test_unresolved.py)."""
@@ -35,6 +35,14 @@ def _user(ref: str) -> str:
     return json.dumps({"type": "object", "properties": {"z": {"$ref": ref}}}, indent=2)
 
 
+BUF_V2 = "version: v2\nmodules:\n  - path: proto\n"
+MONEY_PROTO = 'syntax = "proto3";\npackage p;\nmessage Money { int64 units = 1; }\n'
+OTHER_PROTO = 'syntax = "proto3";\npackage p;\nmessage Other { int32 x = 1; }\n'
+ORDER_PROTO = 'syntax = "proto3";\npackage p;\nimport "a.proto";\nmessage Order { Money m = 1; }\n'
+PROTO_BASE = {"buf.yaml": BUF_V2, "proto/a.proto": MONEY_PROTO + OTHER_PROTO.split("package p;\n")[1],
+              "proto/b.proto": ORDER_PROTO}
+
+
 @dataclass(frozen=True)
 class Case:
     base: dict[str, str]
@@ -69,6 +77,24 @@ CASES = {
         {"schemas/address.schema.json": _defs(["postal"], **{"$id": "https://example.com/schemas/postal"})},
         "schemas/u.schema.json", f'$ref "{ADDRESS_ID}#/$defs/zip" does not resolve',
         "schemas/address.schema.json"),
+    # A message an unchanged importer uses moved to another file and package (deleting a message
+    # is not breaking by itself under buf's default WIRE_JSON): the importer no longer compiles.
+    "proto-message-moved-away": Case(
+        PROTO_BASE,
+        {"proto/a.proto": OTHER_PROTO,
+         "proto/money.proto": 'syntax = "proto3";\npackage q;\nmessage Money { string units = 1; }\n'},
+        "proto/b.proto", '"Money" is not defined', "proto/a.proto"),
+    # The importer sees the message through a file that `import public`s the changed one.
+    "proto-message-removed-behind-import-public": Case(
+        {**PROTO_BASE,
+         "proto/b.proto": 'syntax = "proto3";\npackage p;\nimport public "a.proto";\nmessage B { int32 y = 1; }\n',
+         "proto/c.proto": ORDER_PROTO.replace('"a.proto"', '"b.proto"')},
+        {"proto/a.proto": OTHER_PROTO},
+        "proto/c.proto", '"Money" is not defined', "proto/a.proto"),
+}
+# Changes that leave their users resolvable: no finding on the users.
+HARMLESS = {
+    "proto-unused-message-removed": (PROTO_BASE, {"proto/a.proto": MONEY_PROTO}, "proto/b.proto"),
 }
 
 
@@ -99,6 +125,15 @@ def test_a_rename_its_users_follow_in_the_same_change_passes(tmp_path):
     repo = make_repo(tmp_path / "repo", case.base, head)
     result = review_repo(repo, "main", "feature", now=NOW)
     assert not any(rule == "SCHEMA_INVALID" for _p, rule, _m in errors_of(result.files))
+
+
+@pytest.mark.parametrize("name", sorted(HARMLESS))
+def test_a_user_the_change_leaves_resolvable_has_no_finding(tmp_path, name):
+    base, head, user = HARMLESS[name]
+    repo = make_repo(tmp_path / "repo", base, head)
+    result = review_repo(repo, "main", "feature", now=NOW)
+    assert not [f for file in result.files for f in file.findings if file.path == user or f.file == user]
+    assert result.conclusion.value != "failure", errors_of(result.files)
 
 
 def _filler(i: int) -> str:

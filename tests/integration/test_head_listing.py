@@ -1,7 +1,7 @@
 """End to end: the head's file list (searched for files using a changed Avro or JSON Schema
 file) comes with the review state query, nested bot/github/tree_query.py TREE_DEPTH levels deep; a
-deeper repository falls back to REST's recursive tree listing; a Protobuf review reads it too (a
-type defined twice)."""
+deeper repository falls back to REST's recursive tree listing. A Protobuf review reads it in the
+same query too (searched for files importing a changed .proto, and for a type defined twice)."""
 import json
 from posixpath import dirname, relpath
 

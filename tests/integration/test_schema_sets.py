@@ -52,7 +52,7 @@ def test_a_change_to_shared_files_is_reviewed_where_it_breaks(github, app_url):
     # The changed files in one query (they hold each other's types and targets) with the places
     # buf's layout files may sit, then the .proto imports (from proto/, the module buf.yaml
     # declares), then the head's other Avro and JSON Schema files, for the files using them, then
-    # its other .proto files, for a second definition of a changed one's types.
+    # its other .proto files, for those importing a changed one and a second definition of its types.
     changed = {p for p, t in new.items() if t != old[p]}
     queries = blob_queries(github)
     layout = {p for p in queries[0] if posixpath.basename(p) in bufyaml.NAMES}

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tests.bot.test_broken_users_local import CASES as USER_CASES
+from tests.bot.test_broken_users_local import CASES as USER_CASES, HARMLESS
 from tests.integration.test_review_flow import open_pull, review_of
 
 ORDER = json.dumps({"type": "object", "properties": {
@@ -79,6 +79,16 @@ def test_an_unchanged_user_the_change_leaves_unresolvable_fails_the_check(github
                and case.reference in a["message"] and f'"{case.changed}"' in a["message"]
                for a in run.annotations), run.annotations
     assert case.user in run.output["summary"]
+
+
+@pytest.mark.parametrize("name", sorted(HARMLESS))
+def test_a_user_the_change_leaves_resolvable_has_no_annotation(github, app_url, name):
+    """The control: an importer that still compiles is reviewed but says nothing."""
+    base, head, user = HARMLESS[name]
+    repo, pull = open_pull(github, base, head)
+    run = review_of(github, app_url, repo, pull)
+    assert run.conclusion != "failure", run.output
+    assert not [a for a in run.annotations if a["path"] == user], run.annotations
 
 
 # A `$dynamicRef` is a reference in the App too: its target file is fetched and compared, never
