@@ -1,0 +1,172 @@
+"""Every JSON Schema error finding on real pairs, confirmed or not by an instance (witnesses.py).
+
+`python -m tests.realhistory.confirm --pairs OUT [--report bench/results/jsonschema-instances.md]`
+reads OUT/pairs.jsonl (tests.realhistory.extract, JSON Schema pairs), runs our engine in
+backward mode under the default (lenient) policy with its example search, and for each error
+finding tries the engine's example and the generated documents against the `jsonschema`
+library. Writes OUT/instances.jsonl and the report, which lists every unconfirmed finding: the
+false-alarm candidates. Each pair runs in a worker with a CPU limit (--seconds). A benchmark.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import signal
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from rules.engine import check
+from rules.examples import NOT_A_READ_FAILURE
+from rules.model import Mode, Options, Policy, SchemaError, Severity
+from rules.sources import read
+
+from .witnesses import Confirmer, generated
+
+DEFAULT_REPORT = Path("bench/results/jsonschema-instances.md")
+
+
+def judge(pair: dict, trees: Path) -> dict:
+    """One pair: its error findings, each with whether each source found a witness."""
+    started = time.process_time()
+    row = {"file": pair["file"], "old": pair["old"], "new": pair["new"]}
+    folder = trees / pair["repo"].replace("/", "+")
+    old_path, new_path = folder / pair["old"] / pair["file"], folder / pair["new"] / pair["file"]
+    try:
+        report = check(read(str(old_path)), read(str(new_path)), mode=Mode.BACKWARD,
+                       options=Options(), examples=True)
+    except SchemaError as error:
+        return {**row, "unusable": str(error.problem)[:200]}
+    except Exception as error:  # noqa: BLE001 - a crash is reported, not confirmed
+        return {**row, "unusable": f"CRASH {type(error).__name__}: {error}"[:200]}
+    old, new = (json.loads(path.read_text(encoding="utf-8")) for path in (old_path, new_path))
+    confirmer = Confirmer(old, new, lenient=Options().policy is Policy.LENIENT)
+    findings = []
+    for finding in report.findings:
+        if finding.severity is not Severity.ERROR:
+            continue
+        ours = [finding.example.payload] if finding.example else []
+        # Both sources are tried, so the report shows how often the independent one agrees.
+        found = {origin: next((c for c in candidates if confirmer.confirms(c)), None)
+                 for origin, candidates in (("engine", ours),
+                                            ("generator", generated(old, new, finding.path)))}
+        witness = found["engine"] if found["engine"] is not None else found["generator"]
+        findings.append({"rule": finding.rule, "path": finding.path,
+                         "engine": found["engine"] is not None,
+                         "generator": found["generator"] is not None,
+                         "witness": json.dumps(witness)[:300] if witness is not None else None,
+                         "engine_example": bool(ours)})
+    return {**row, "findings": findings, "cpu": round(time.process_time() - started, 2)}
+
+
+def _safe(pair: dict, trees: Path, seconds: int) -> dict:
+    """`judge` in a worker process, under a CPU limit (SIGXCPU ends the worker)."""
+    signal.signal(signal.SIGXCPU, _spent)
+    resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 5))
+    try:
+        return judge(pair, trees)
+    except CpuSpent:
+        return {"file": pair["file"], "old": pair["old"], "new": pair["new"],
+                "unusable": f"over {seconds} s of CPU"}
+
+
+class CpuSpent(Exception):
+    """The worker's CPU limit was reached (SIGXCPU)."""
+
+
+def _spent(_signum, _frame):
+    raise CpuSpent
+
+
+def run(pairs: list[dict], trees: Path, *, jobs: int, seconds: int) -> list[dict]:
+    rows = []
+    for start in range(0, len(pairs), 50):  # a worker killed by its CPU limit breaks its pool
+        batch = pairs[start:start + 50]
+        with ProcessPoolExecutor(jobs, max_tasks_per_child=1) as pool:
+            futures = [pool.submit(_safe, pair, trees, seconds) for pair in batch]
+            for pair, future in zip(batch, futures):
+                try:
+                    rows.append(future.result())
+                except Exception:  # noqa: BLE001 - the worker died (its hard limit, memory)
+                    rows.append({"file": pair["file"], "old": pair["old"], "new": pair["new"],
+                                 "unusable": "CRASH worker died"})
+    return rows
+
+
+def render(rows: list[dict], *, argv: list[str], seconds: float) -> str:
+    judged = [r for r in rows if "findings" in r]
+    errors = [r for r in judged if r["findings"]]
+    findings = [(r, f) for r in errors for f in r["findings"]]
+    confirmed = [(r, f) for r, f in findings if f["engine"] or f["generator"]]
+    unconfirmed = [(r, f) for r, f in findings if not (f["engine"] or f["generator"])]
+    by_source = Counter(("engine" if f["engine"] else "") + ("generator" if f["generator"] else "")
+                        for _r, f in confirmed)
+    unreadable = sum(1 for _r, f in unconfirmed if f["rule"] in NOT_A_READ_FAILURE)
+    by_rule = Counter(f["rule"] for _r, f in unconfirmed)
+    pairs_unconfirmed = {(r["file"], r["old"], r["new"]) for r, _f in unconfirmed}
+    out = ["# JSON Schema error findings confirmed by instances", "",
+           f"`python -m tests.realhistory.confirm {' '.join(argv)}` ({seconds:.0f} s). Backward mode, "
+           "default (lenient) policy. A finding is confirmed by a document the `jsonschema` library "
+           "finds valid under OLD (and under OLD closed to the names it declares) and invalid under "
+           "NEW; method in tests/realhistory/witnesses.py.", "",
+           "| pairs | judged | with an error verdict | error findings | confirmed | unconfirmed "
+           "| pairs with an unconfirmed finding |", "|---|---|---|---|---|---|---|",
+           f"| {len(rows)} | {len(judged)} | {len(errors)} | {len(findings)} | {len(confirmed)} "
+           f"| {len(unconfirmed)} | {len(pairs_unconfirmed)} |", "",
+           f"Confirmed by both the engine's example and the independent generator: "
+           f"{by_source['enginegenerator']}; by the engine's example only: {by_source['engine']}; "
+           f"by the generator only: {by_source['generator']}.", "",
+           f"Of the unconfirmed, {unreadable} are rules whose break no instance can show "
+           "(rules.examples.NOT_A_READ_FAILURE: a `$ref` to a file outside the pair, not read); "
+           "the others are the false-alarm candidates, or breaks the generator could not reach.", "",
+           f"Not judged ({len(rows) - len(judged)}): "
+           + ", ".join(f"{k} {v}" for k, v in Counter(
+               _reason(r["unusable"]) for r in rows if "unusable" in r).most_common()) + ".", "",
+           "## Unconfirmed findings by rule (not adjudicated)", "",
+           "| rule | findings | pairs |", "|---|---|---|"]
+    for rule, count in by_rule.most_common():
+        pairs = {(r["file"], r["old"]) for r, f in unconfirmed if f["rule"] == rule}
+        out.append(f"| `{rule}` | {count} | {len(pairs)} |")
+    out += ["", "## Every unconfirmed finding", "", "| file | old → new | rule | path |",
+            "|---|---|---|---|"]
+    for r, f in sorted(unconfirmed, key=lambda item: (item[0]["file"], item[0]["old"], item[1]["rule"])):
+        out.append(f"| {Path(r['file']).name} | {r['old'][:8]} → {r['new'][:8]} | `{f['rule']}` "
+                   f"| `{f['path'].replace('|', '%7C')}` |")
+    return "\n".join(out) + "\n"
+
+
+def _reason(text: str) -> str:
+    if text.startswith("CRASH") or text.startswith("over "):
+        return text.split(":")[0]
+    return "unresolved reference to another file" if "nresolved" in text else "schema error"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.realhistory.confirm",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", required=True, type=Path, help="the extraction's OUT folder")
+    parser.add_argument("--report", type=Path, default=DEFAULT_REPORT)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seconds", type=int, default=60, help="CPU limit per pair")
+    parser.add_argument("--limit", type=int, default=0, help="only the first N pairs")
+    args = parser.parse_args(argv)
+    pairs = [json.loads(line) for line in (args.pairs / "pairs.jsonl").read_text().splitlines()]
+    pairs = [p for p in pairs if p["format"] == "jsonschema"][:args.limit or None]
+    started = time.monotonic()
+    rows = run(pairs, args.pairs / "trees", jobs=args.jobs, seconds=args.seconds)
+    with open(args.pairs / "instances.jsonl", "w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(json.dumps(row) + "\n")
+    shown = sys.argv[1:] if argv is None else list(argv)
+    args.report.parent.mkdir(parents=True, exist_ok=True)
+    args.report.write_text(render(rows, argv=shown, seconds=time.monotonic() - started),
+                           encoding="utf-8")
+    print(f"{len(rows)} pairs; report: {args.report}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
