@@ -32,7 +32,7 @@ DEFAULT_REPORT = Path("bench/results/jsonschema-instances.md")
 def judge(pair: dict, trees: Path) -> dict:
     """One pair: its error findings, each with whether each source found a witness."""
     started = time.process_time()
-    row = {"file": pair["file"], "old": pair["old"], "new": pair["new"]}
+    row = {"repo": pair["repo"], "file": pair["file"], "old": pair["old"], "new": pair["new"]}
     folder = trees / pair["repo"].replace("/", "+")
     old_path, new_path = folder / pair["old"] / pair["file"], folder / pair["new"] / pair["file"]
     try:
@@ -69,7 +69,7 @@ def _safe(pair: dict, trees: Path, seconds: int) -> dict:
     try:
         return judge(pair, trees)
     except CpuSpent:
-        return {"file": pair["file"], "old": pair["old"], "new": pair["new"],
+        return {"repo": pair["repo"], "file": pair["file"], "old": pair["old"], "new": pair["new"],
                 "unusable": f"over {seconds} s of CPU"}
 
 
@@ -91,50 +91,70 @@ def run(pairs: list[dict], trees: Path, *, jobs: int, seconds: int) -> list[dict
                 try:
                     rows.append(future.result())
                 except Exception:  # noqa: BLE001 - the worker died (its hard limit, memory)
-                    rows.append({"file": pair["file"], "old": pair["old"], "new": pair["new"],
-                                 "unusable": "CRASH worker died"})
+                    rows.append({"repo": pair["repo"], "file": pair["file"], "old": pair["old"],
+                                 "new": pair["new"], "unusable": "CRASH worker died"})
     return rows
 
 
-def render(rows: list[dict], *, argv: list[str], seconds: float) -> str:
+def _confirmed(finding: dict) -> bool:
+    return finding["engine"] or finding["generator"]
+
+
+def _figures(rows: list[dict]) -> list:
+    """pairs, judged, with an error verdict, error findings, confirmed, unconfirmed, pairs with one."""
     judged = [r for r in rows if "findings" in r]
-    errors = [r for r in judged if r["findings"]]
-    findings = [(r, f) for r in errors for f in r["findings"]]
-    confirmed = [(r, f) for r, f in findings if f["engine"] or f["generator"]]
-    unconfirmed = [(r, f) for r, f in findings if not (f["engine"] or f["generator"])]
+    findings = [(r, f) for r in judged for f in r["findings"]]
+    unconfirmed = [(r, f) for r, f in findings if not _confirmed(f)]
+    return [len(rows), len(judged), sum(1 for r in judged if r["findings"]), len(findings),
+            len(findings) - len(unconfirmed), len(unconfirmed),
+            len({(r["file"], r["old"], r["new"]) for r, _f in unconfirmed})]
+
+
+def render(rows: list[dict], *, argv: list[str], seconds: float) -> str:
+    findings = [(r, f) for r in rows if "findings" in r for f in r["findings"]]
+    unconfirmed = [(r, f) for r, f in findings if not _confirmed(f)]
     by_source = Counter(("engine" if f["engine"] else "") + ("generator" if f["generator"] else "")
-                        for _r, f in confirmed)
+                        for _r, f in findings if _confirmed(f))
     unreadable = sum(1 for _r, f in unconfirmed if f["rule"] in NOT_A_READ_FAILURE)
-    by_rule = Counter(f["rule"] for _r, f in unconfirmed)
-    pairs_unconfirmed = {(r["file"], r["old"], r["new"]) for r, _f in unconfirmed}
+    cpu = sorted(r["cpu"] for r in rows if "cpu" in r)
+    repos = sorted({r.get("repo", "?") for r in rows})
     out = ["# JSON Schema error findings confirmed by instances", "",
            f"`python -m tests.realhistory.confirm {' '.join(argv)}` ({seconds:.0f} s). Backward mode, "
            "default (lenient) policy. A finding is confirmed by a document the `jsonschema` library "
            "finds valid under OLD (and under OLD closed to the names it declares) and invalid under "
            "NEW; method in tests/realhistory/witnesses.py.", "",
-           "| pairs | judged | with an error verdict | error findings | confirmed | unconfirmed "
-           "| pairs with an unconfirmed finding |", "|---|---|---|---|---|---|---|",
-           f"| {len(rows)} | {len(judged)} | {len(errors)} | {len(findings)} | {len(confirmed)} "
-           f"| {len(unconfirmed)} | {len(pairs_unconfirmed)} |", "",
-           f"Confirmed by both the engine's example and the independent generator: "
-           f"{by_source['enginegenerator']}; by the engine's example only: {by_source['engine']}; "
-           f"by the generator only: {by_source['generator']}.", "",
-           f"Of the unconfirmed, {unreadable} are rules whose break no instance can show "
-           "(rules.examples.NOT_A_READ_FAILURE: a `$ref` to a file outside the pair, not read); "
-           "the others are the false-alarm candidates, or breaks the generator could not reach.", "",
-           f"Not judged ({len(rows) - len(judged)}): "
-           + ", ".join(f"{k} {v}" for k, v in Counter(
-               _reason(r["unusable"]) for r in rows if "unusable" in r).most_common()) + ".", "",
-           "## Unconfirmed findings by rule (not adjudicated)", "",
-           "| rule | findings | pairs |", "|---|---|---|"]
-    for rule, count in by_rule.most_common():
+           "| repository | pairs | judged | with an error verdict | error findings | confirmed "
+           "| unconfirmed | pairs with an unconfirmed finding |", "|---|---|---|---|---|---|---|---|"]
+    for repo in repos:
+        figures = _figures([r for r in rows if r.get("repo", "?") == repo])
+        out.append(f"| {repo} | " + " | ".join(map(str, figures)) + " |")
+    if len(repos) > 1:
+        out.append("| all | " + " | ".join(map(str, _figures(rows))) + " |")
+    out += ["",
+            f"Confirmed by both the engine's example and the independent generator: "
+            f"{by_source['enginegenerator']}; by the engine's example only: {by_source['engine']}; "
+            f"by the generator only: {by_source['generator']}.", "",
+            f"Of the unconfirmed, {unreadable} are rules whose break no instance can show "
+            "(rules.examples.NOT_A_READ_FAILURE: a `$ref` to a file outside the pair, not read); "
+            "the others are the false-alarm candidates, or breaks the generator could not reach.", "",
+            f"Not judged ({sum(1 for r in rows if 'unusable' in r)}): "
+            + (", ".join(f"{k} {v}" for k, v in Counter(
+                _reason(r["unusable"]) for r in rows if "unusable" in r).most_common()) or "none")
+            + ".", ""]
+    if cpu:
+        out += [f"CPU per judged pair (engine with examples, then the search): median "
+                f"{cpu[len(cpu) // 2]:.2f} s, max {cpu[-1]:.2f} s, total {sum(cpu):.0f} s.", ""]
+    out += ["## Unconfirmed findings by rule (not adjudicated)", "",
+            "| rule | findings | pairs |", "|---|---|---|"]
+    for rule, count in Counter(f["rule"] for _r, f in unconfirmed).most_common():
         pairs = {(r["file"], r["old"]) for r, f in unconfirmed if f["rule"] == rule}
         out.append(f"| `{rule}` | {count} | {len(pairs)} |")
+    from bot.render.escape import cell, code  # file names and paths come from the schemas
     out += ["", "## Every unconfirmed finding", "", "| file | old → new | rule | path |",
             "|---|---|---|---|"]
     for r, f in sorted(unconfirmed, key=lambda item: (item[0]["file"], item[0]["old"], item[1]["rule"])):
-        out.append(f"| {Path(r['file']).name} | {r['old'][:8]} → {r['new'][:8]} | `{f['rule']}` "
-                   f"| `{f['path'].replace('|', '%7C')}` |")
+        out.append(f"| {cell(code(Path(r['file']).name))} | {r['old'][:8]} → {r['new'][:8]} "
+                   f"| `{f['rule']}` | {cell(code(f['path']))} |")
     return "\n".join(out) + "\n"
 
 
@@ -147,19 +167,28 @@ def _reason(text: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.realhistory.confirm",
                                      description=__doc__.splitlines()[0])
-    parser.add_argument("--pairs", required=True, type=Path, help="the extraction's OUT folder")
+    parser.add_argument("--pairs", required=True, type=Path, action="append",
+                        help="an extraction's OUT folder (repeatable; one report for all)")
     parser.add_argument("--report", type=Path, default=DEFAULT_REPORT)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seconds", type=int, default=60, help="CPU limit per pair")
-    parser.add_argument("--limit", type=int, default=0, help="only the first N pairs")
+    parser.add_argument("--limit", type=int, default=0, help="only the first N pairs of each")
+    parser.add_argument("--rerender", action="store_true",
+                        help="rewrite the report from each OUT/instances.jsonl, running nothing")
     args = parser.parse_args(argv)
-    pairs = [json.loads(line) for line in (args.pairs / "pairs.jsonl").read_text().splitlines()]
-    pairs = [p for p in pairs if p["format"] == "jsonschema"][:args.limit or None]
-    started = time.monotonic()
-    rows = run(pairs, args.pairs / "trees", jobs=args.jobs, seconds=args.seconds)
-    with open(args.pairs / "instances.jsonl", "w", encoding="utf-8") as handle:
-        for row in rows:
-            handle.write(json.dumps(row) + "\n")
+    started, rows = time.monotonic(), []
+    for folder in args.pairs:
+        if args.rerender:
+            lines = (folder / "instances.jsonl").read_text().splitlines()
+            rows += [json.loads(line) for line in lines]
+            continue
+        pairs = [json.loads(line) for line in (folder / "pairs.jsonl").read_text().splitlines()]
+        pairs = [p for p in pairs if p["format"] == "jsonschema"][:args.limit or None]
+        found = run(pairs, folder / "trees", jobs=args.jobs, seconds=args.seconds)
+        with open(folder / "instances.jsonl", "w", encoding="utf-8") as handle:
+            for row in found:
+                handle.write(json.dumps(row) + "\n")
+        rows += found
     shown = sys.argv[1:] if argv is None else list(argv)
     args.report.parent.mkdir(parents=True, exist_ok=True)
     args.report.write_text(render(rows, argv=shown, seconds=time.monotonic() - started),

@@ -99,14 +99,15 @@ def test_a_real_break_is_confirmed_by_both_sources(tmp_path):
 
 
 def test_an_unconfirmed_finding_is_listed_with_its_rule():
-    rows = [{"file": "a/x.json", "old": "1" * 40, "new": "2" * 40, "findings": [
+    rows = [{"repo": "a/r", "file": "a/x.json", "old": "1" * 40, "new": "2" * 40, "findings": [
                 {"rule": "JSONSCHEMA_ONEOF_BRANCH_OVERLAPS", "path": "$.r|x/oneOf[1]",
                  "engine": False, "generator": False}]},
-            {"file": "a/y.json", "old": "3" * 40, "new": "4" * 40, "findings": [
+            {"repo": "a/r", "file": "a/y.json", "old": "3" * 40, "new": "4" * 40, "findings": [
                 {"rule": "JSONSCHEMA_ENUM_NARROWED", "path": "$.k", "engine": True, "generator": True}]},
-            {"file": "a/z.json", "old": "5" * 40, "new": "6" * 40, "unusable": "Unresolved y.json"}]
+            {"repo": "a/r", "file": "a/z.json", "old": "5" * 40, "new": "6" * 40, "unusable": "Unresolved y.json"}]
     text = confirm.render(rows, argv=["--pairs", "X"], seconds=1)
-    assert "| 3 | 2 | 2 | 2 | 1 | 1 | 1 |" in text
+    assert "| a/r | 3 | 2 | 2 | 2 | 1 | 1 | 1 |" in text
     assert "| `JSONSCHEMA_ONEOF_BRANCH_OVERLAPS` | 1 | 1 |" in text
-    assert "| x.json | 11111111 → 22222222 | `JSONSCHEMA_ONEOF_BRANCH_OVERLAPS` | `$.r%7Cx/oneOf[1]` |" in text
+    assert ("| `x.json` | 11111111 → 22222222 | `JSONSCHEMA_ONEOF_BRANCH_OVERLAPS` "
+            "| `$.r\\|x/oneOf[1]` |") in text  # the schema's pipe cannot split the row
     assert "unresolved reference to another file 1" in text
