@@ -15,6 +15,7 @@ import resource
 import signal
 import sys
 import time
+import traceback
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -41,8 +42,10 @@ def judge(pair: dict, trees: Path) -> dict:
     except SchemaError as error:
         return {**row, "unusable": str(error.problem)[:200]}
     except Exception as error:  # noqa: BLE001 - a crash is reported, not confirmed
-        return {**row, "unusable": f"CRASH {type(error).__name__}: {error}"[:200]}
-    old, new = (json.loads(path.read_text(encoding="utf-8")) for path in (old_path, new_path))
+        last = traceback.extract_tb(error.__traceback__)[-1]
+        return {**row, "unusable": f"CRASH {type(error).__name__}: {error} "
+                                   f"({Path(last.filename).name}:{last.lineno})"[:200]}
+    old, new = (json.loads(path.read_text(encoding="utf-8-sig")) for path in (old_path, new_path))
     confirmer = Confirmer(old, new, lenient=Options().policy is Policy.LENIENT)
     findings = []
     for finding in report.findings:
@@ -90,9 +93,9 @@ def run(pairs: list[dict], trees: Path, *, jobs: int, seconds: int) -> list[dict
             for pair, future in zip(batch, futures):
                 try:
                     rows.append(future.result())
-                except Exception:  # noqa: BLE001 - the worker died (its hard limit, memory)
+                except Exception as error:  # noqa: BLE001 - the search's own failure, or a dead worker
                     rows.append({"repo": pair["repo"], "file": pair["file"], "old": pair["old"],
-                                 "new": pair["new"], "unusable": "CRASH worker died"})
+                                 "new": pair["new"], "unusable": f"HARNESS {type(error).__name__}: {error}"[:200]})
     return rows
 
 
@@ -159,7 +162,7 @@ def render(rows: list[dict], *, argv: list[str], seconds: float) -> str:
 
 
 def _reason(text: str) -> str:
-    if text.startswith("CRASH") or text.startswith("over "):
+    if text.startswith(("CRASH", "HARNESS", "over ")):
         return text.split(":")[0]
     return "unresolved reference to another file" if "nresolved" in text else "schema error"
 

@@ -7,7 +7,7 @@ document uses them: OLD is closed for that check by adding `unevaluatedPropertie
 every schema in a value position (the root, `properties`, `items`, ...) whose in-place
 subschemas (`allOf`/`anyOf`/`oneOf`/`if`/`then`/`else`, local `$ref`) declare `properties`, and
 validated with draft 2019-09, the first draft where `unevaluatedProperties` sees the names the
-matched branch evaluated. Candidates: the engine's own example (rules.examples) and a small
+matched branch evaluated (a name listed in `required` counts as declared). Candidates: the engine's own example (rules.examples) and a small
 generator that knows nothing of the finding's rule: a minimal OLD document, then that document
 with each value drawn from both schemas (and plain values) put at the finding's location, or
 the location's property removed. Patterns are matched by Python's `re` (the library's default),
@@ -28,6 +28,8 @@ MAX_CANDIDATES = 400  # generated documents tried per finding
 MAX_DEPTH = 12  # nesting followed by the minimal-document builder
 PLAIN = ("x", "", 0, 1, -1, 1.5, True, False, None, [], {}, ["x"], ["x", "x"], [1], {"x": "x"},
          "x" * 300)
+# Names tried for a map's entry: a `propertyNames` pattern often wants dots or digits.
+EXTRA_NAMES = ("x-extra", "a.b", "a", "0")
 VALUE_POSITIONS = ("properties", "patternProperties", "dependentSchemas")
 DEFINITIONS = ("definitions", "$defs")  # a definition may be an allOf branch: not closed itself
 IN_PLACE = ("allOf", "anyOf", "oneOf")
@@ -103,6 +105,11 @@ def closed(schema):
                 close(child, True)
             elif key in IN_PLACE or key in IN_PLACE_ONE or key == "not":
                 close(child, False)
+        required = node.get("required") if isinstance(node.get("required"), list) else []
+        if required and isinstance(node.setdefault("properties", {}), dict):
+            for name in required:  # a required name is declared too, by any schema
+                if isinstance(name, str):
+                    node["properties"].setdefault(name, {})
         if value_position and "unevaluatedProperties" not in node \
                 and _declares_properties(out, node, set()):
             node["unevaluatedProperties"] = False
@@ -221,8 +228,9 @@ def minimal(root, node, depth: int = 0):
                                                                if isinstance(merged.get("minLength"), int) else 1, 64))
 
 
-def _put(document, location: tuple, value):
-    """A copy of `document` with `value` at `location` (parents created); None if it cannot be."""
+def _put(document, location: tuple, value, extra: str = EXTRA_NAMES[0]):
+    """A copy of `document` with `value` at `location` (parents created; `extra` names a
+    property of a map); None if it cannot be."""
     out = copy.deepcopy(document)
     if not location:
         return value
@@ -236,7 +244,7 @@ def _put(document, location: tuple, value):
                 parent.append({} if following not in (ITEMS, None) else None)
             key = index
         elif isinstance(parent, dict):
-            key = "x-extra" if step == EXTRA else step[1]
+            key = extra if step == EXTRA else step[1]
         else:
             return None
         if following is None:
@@ -279,17 +287,19 @@ def _at(root, node, location: tuple):
     return _resolve(root, node)
 
 
-def _branch_documents(root, base, location: tuple):
-    """`base` with a minimal document of each alternative of the located subschema put there."""
+def _branch_documents(root, base, location: tuple, extra: str):
+    """`base` with a minimal document of the located subschema, then of each of its
+    alternatives, put there."""
     node = _at(root, root, location)
     if not isinstance(node, dict):
         return
     rest = {k: v for k, v in node.items() if k not in ("oneOf", "anyOf")}
-    for key in ("oneOf", "anyOf"):
-        for branch in node.get(key) or [] if isinstance(node.get(key), list) else []:
-            document = _put(base, location, minimal(root, {**rest, "oneOf": [branch]}))
-            if document is not None:
-                yield document
+    branches = [b for key in ("oneOf", "anyOf") if isinstance(node.get(key), list) for b in node[key]]
+    for branch in [None, *branches]:
+        document = _put(base, location, minimal(root, node if branch is None else
+                                                {**rest, "oneOf": [branch]}), extra)
+        if document is not None:
+            yield document
 
 
 def _inside(path: str) -> tuple:
@@ -306,16 +316,21 @@ def generated(old, new, path: str):
     base = minimal(old, old)
     location = _location(path)
     values = [_REMOVE, *pool(old, new)]
-    starts = [base, *(minimal(old, {**old, "oneOf": [branch]}) for key in ("oneOf", "anyOf")
-                      for branch in (old.get(key) or [])[1:] if isinstance(old, dict))]
-    starts += list(_branch_documents(old, base, location))
+    starts = [(base, EXTRA_NAMES[0])]
+    starts += [(minimal(old, {**old, "oneOf": [branch]}), EXTRA_NAMES[0]) for key in ("oneOf", "anyOf")
+               for branch in (old.get(key) or [])[1:] if isinstance(old, dict)]
+    # The deepest place OLD describes (a property the change added has no old schema).
+    where = next((location[:n] for n in range(len(location), 0, -1)
+                  if isinstance(_at(old, old, location[:n]), dict)), ())
+    for extra in EXTRA_NAMES if EXTRA in where else EXTRA_NAMES[:1]:
+        starts += [(start, extra) for start in _branch_documents(old, base, where, extra)]
     deeper = location + _inside(path)
-    count = 0
-    for start in starts:
-        yield start
+    yield from (start for start, _extra in starts)  # few, and each a likely witness alone
+    count = len(starts)
+    for start, extra in starts:
         for prefix in range(len(deeper), -1, -1):
             for value in values:
-                document = _put(start, deeper[:prefix], value) if prefix else (
+                document = _put(start, deeper[:prefix], value, extra) if prefix else (
                     None if value is _REMOVE else value)
                 if document is not None:
                     yield document
