@@ -1,0 +1,122 @@
+"""The instance confirmation behind bench/results/jsonschema-instances.md: what counts as a
+witness (the `jsonschema` library's word, lenient names), what the generator reaches, and that
+an unconfirmed finding is listed, never dropped."""
+import json
+
+import pytest
+
+from tests.realhistory import confirm
+from tests.realhistory.witnesses import Confirmer, generated
+
+BRANCHES = {"properties": {"t": {}}, "oneOf": [
+    {"properties": {"a": {}}, "required": ["a"]},
+    {"properties": {"b": {"type": "number"}}, "required": ["b"]}]}
+REFERRED = {"definitions": {"T": {"properties": {"a": {"type": "number"}}}},
+            "properties": {"t": {"$ref": "#/definitions/T"}}}
+SHARED = {"definitions": {"B": {"properties": {"a": {"type": "number"}}}},
+          "allOf": [{"$ref": "#/definitions/B"}], "properties": {"c": {}}}
+
+# (name, old, new, instance, lenient, confirmed)
+CONFIRMATIONS = [
+    ("made required", {"properties": {"a": {}}}, {"properties": {"a": {}}, "required": ["a"]},
+     {}, True, True),
+    ("invalid under old", {"properties": {"a": {"type": "string"}}}, {"required": ["a"]},
+     {"a": 1}, False, False),
+    ("valid under new", {"properties": {"a": {}}}, {"properties": {"a": {"type": "string"}}},
+     {"a": "x"}, True, False),
+    ("undeclared name, lenient", {"properties": {"a": {}}},
+     {"properties": {"a": {}, "b": {"type": "string"}}}, {"b": 1}, True, False),
+    ("undeclared name, strict", {"properties": {"a": {}}},
+     {"properties": {"a": {}, "b": {"type": "string"}}}, {"b": 1}, False, True),
+    ("a required name is declared", {"required": ["id"], "properties": {"v": {}}},
+     {"required": ["id"], "properties": {"v": {}, "id": {"type": "string"}}}, {"id": None},
+     True, True),
+    ("name the matched branch declares", BRANCHES,
+     {**BRANCHES, "oneOf": [BRANCHES["oneOf"][0], {"properties": {"b": {"type": "string"}}}]},
+     {"b": 1, "t": 1}, True, True),
+    ("name no branch it matches declares", BRANCHES, {"properties": {"c": {"type": "string"}}},
+     {"b": 1, "c": 1}, True, False),
+    ("name a referenced definition declares", REFERRED,
+     {**REFERRED, "definitions": {"T": {"properties": {"a": {"type": "string"}}}}},
+     {"t": {"a": 1}}, True, True),
+    ("name beside a referenced definition", REFERRED, {"properties": {"t": {"properties": {
+        "z": {"type": "string"}}}}}, {"t": {"z": 1}}, True, False),
+    ("a definition used as an allOf branch is not closed alone", SHARED,
+     {"properties": {"c": {"type": "string"}}}, {"a": 1, "c": 1}, True, True),
+    ("draft-04 exclusive bound kept in the closed check",
+     {"$schema": "http://json-schema.org/draft-04/schema#",
+      "properties": {"n": {"minimum": 0, "exclusiveMinimum": True}}},
+     {"properties": {"n": {"minimum": 5}}}, {"n": 3}, True, True),
+    ("a remote reference is never fetched: not confirmed", {"properties": {"a": {}}},
+     {"properties": {"a": {"$ref": "https://example.invalid/x.json"}}}, {"a": 1}, True, False),
+]
+
+
+@pytest.mark.parametrize("old,new,instance,lenient,confirmed",
+                         [c[1:] for c in CONFIRMATIONS], ids=[c[0] for c in CONFIRMATIONS])
+def test_a_witness_is_what_the_library_says(old, new, instance, lenient, confirmed):
+    assert Confirmer(old, new, lenient=lenient).confirms(instance) is confirmed
+
+
+RESOURCE = {"type": "object", "required": ["type"], "properties": {"type": {"type": "string"}},
+            "oneOf": [{"required": ["type", "path"], "additionalProperties": False,
+                       "properties": {"type": {"const": "a.v0"}, "path": {"type": "string"}}},
+                      {"required": ["type"], "additionalProperties": False,
+                       "properties": {"type": {"const": "b.v0"}, "image": {"type": "string"}}}]}
+# (name, old, new, a finding's path): the generator alone finds a confirmed witness.
+REACHED = [
+    ("enum narrowed", {"properties": {"k": {"enum": ["a", "b"]}}},
+     {"properties": {"k": {"enum": ["a"]}}}, "$.k/enum"),
+    ("type narrowed in a map", {"properties": {"m": {"additionalProperties": {"type": ["string", "number"]}}}},
+     {"properties": {"m": {"additionalProperties": {"type": "string"}}}}, "$.m.*"),
+    ("a map whose names have a pattern", {"properties": {"m": {
+        "propertyNames": {"pattern": "^[a-z]+\\.[a-z]+$"},
+        "additionalProperties": {"properties": {"v": {}}}}}},
+     {"properties": {"m": {"propertyNames": {"pattern": "^[a-z]+\\.[a-z]+$"},
+                           "additionalProperties": {"properties": {"v": {}, "range": {}},
+                                                    "required": ["range"]}}}}, "$.m.*.range"),
+    ("unique items", {"properties": {"l": {"type": "array"}}},
+     {"properties": {"l": {"type": "array", "uniqueItems": True}}}, "$.l/uniqueItems"),
+    ("required in a second alternative", {"properties": {"r": {"additionalProperties": RESOURCE}}},
+     {"properties": {"r": {"additionalProperties": {**RESOURCE, "oneOf": [
+         RESOURCE["oneOf"][0], {**RESOURCE["oneOf"][1], "required": ["type", "image"]}]}}}},
+     "$.r.*/oneOf[1].image"),
+]
+
+
+@pytest.mark.parametrize("old,new,path", [c[1:] for c in REACHED], ids=[c[0] for c in REACHED])
+def test_the_generator_reaches_the_break(old, new, path):
+    confirmer = Confirmer(old, new, lenient=True)
+    assert any(confirmer.confirms(document) for document in generated(old, new, path))
+
+
+def _pair(tmp_path, old, new):
+    for side, schema in (("o", old), ("n", new)):
+        target = tmp_path / "trees" / "r+s" / side / "s.json"
+        target.parent.mkdir(parents=True)
+        target.write_text(json.dumps(schema))
+    return {"repo": "r/s", "format": "jsonschema", "file": "s.json", "old_file": "s.json",
+            "old": "o", "new": "n", "root": ""}
+
+
+def test_a_real_break_is_confirmed_by_both_sources(tmp_path):
+    pair = _pair(tmp_path, {"properties": {"a": {"type": "string"}}},
+                 {"properties": {"a": {"type": "string"}}, "required": ["a"]})
+    row = confirm.judge(pair, tmp_path / "trees")
+    assert [(f["rule"], f["engine"], f["generator"]) for f in row["findings"]] == [
+        ("JSONSCHEMA_PROPERTY_MADE_REQUIRED", True, True)]
+
+
+def test_an_unconfirmed_finding_is_listed_with_its_rule():
+    rows = [{"repo": "a/r", "file": "a/x.json", "old": "1" * 40, "new": "2" * 40, "findings": [
+                {"rule": "JSONSCHEMA_ONEOF_BRANCH_OVERLAPS", "path": "$.r|x/oneOf[1]",
+                 "engine": False, "generator": False}]},
+            {"repo": "a/r", "file": "a/y.json", "old": "3" * 40, "new": "4" * 40, "findings": [
+                {"rule": "JSONSCHEMA_ENUM_NARROWED", "path": "$.k", "engine": True, "generator": True}]},
+            {"repo": "a/r", "file": "a/z.json", "old": "5" * 40, "new": "6" * 40, "unusable": "Unresolved y.json"}]
+    text = confirm.render(rows, argv=["--pairs", "X"], seconds=1)
+    assert "| a/r | 3 | 2 | 2 | 2 | 1 | 1 | 1 |" in text
+    assert "| `JSONSCHEMA_ONEOF_BRANCH_OVERLAPS` | 1 | 1 |" in text
+    assert ("| `x.json` | 11111111 → 22222222 | `JSONSCHEMA_ONEOF_BRANCH_OVERLAPS` "
+            "| `$.r\\|x/oneOf[1]` |") in text  # the schema's pipe cannot split the row
+    assert "unresolved reference to another file 1" in text

@@ -1,0 +1,339 @@
+"""Instances that confirm (or fail to confirm) our JSON Schema error findings, by the `jsonschema`
+library alone.
+
+A finding is confirmed when some candidate document is valid under OLD, invalid under NEW and,
+under the lenient policy, holds only property names that the old schema declares where the
+document uses them: OLD is closed for that check by adding `unevaluatedProperties: false` to
+every schema in a value position (the root, `properties`, `items`, ...) whose in-place
+subschemas (`allOf`/`anyOf`/`oneOf`/`if`/`then`/`else`, local `$ref`) declare `properties`, and
+validated with draft 2019-09, the first draft where `unevaluatedProperties` sees the names the
+matched branch evaluated (a name listed in `required` counts as declared). Candidates: the engine's own example (rules.examples) and a small
+generator that knows nothing of the finding's rule: a minimal OLD document, then that document
+with each value drawn from both schemas (and plain values) put at the finding's location, or
+the location's property removed. Patterns are matched by Python's `re` (the library's default),
+formats are not asserted, and no reference is retrieved.
+"""
+from __future__ import annotations
+
+import copy
+import json
+
+import jsonschema
+import referencing
+
+from rules.examples.instances import EXTRA, ITEMS
+from rules.examples.jsonschema import _location
+
+MAX_CANDIDATES = 400  # generated documents tried per finding
+MAX_DEPTH = 12  # nesting followed by the minimal-document builder
+PLAIN = ("x", "", 0, 1, -1, 1.5, True, False, None, [], {}, ["x"], ["x", "x"], [1], {"x": "x"},
+         "x" * 300)
+# Names tried for a map's entry: a `propertyNames` pattern often wants dots or digits.
+EXTRA_NAMES = ("x-extra", "a.b", "a", "0")
+VALUE_POSITIONS = ("properties", "patternProperties", "dependentSchemas")
+DEFINITIONS = ("definitions", "$defs")  # a definition may be an allOf branch: not closed itself
+IN_PLACE = ("allOf", "anyOf", "oneOf")
+IN_PLACE_ONE = ("if", "then", "else")
+VALUE_ONE = ("additionalProperties", "items", "additionalItems", "contains", "unevaluatedItems")
+
+
+def _validator(schema, cls=None):
+    cls = cls or jsonschema.validators.validator_for(schema, default=jsonschema.Draft7Validator)
+    # An empty registry: a `$ref` to another document is unresolvable, never fetched.
+    return cls(schema, registry=referencing.Registry())
+
+
+def _valid(validator, instance) -> bool | None:
+    """None when the library cannot evaluate the schema (an odd keyword, an unresolved $ref)."""
+    try:
+        return validator.is_valid(instance)
+    except Exception:  # noqa: BLE001 - the library's own failure: nothing confirmed either way
+        return None
+
+
+def _resolve(root, node, seen=()):
+    """A local `#/...` reference followed (once per chain); anything else as it is."""
+    while isinstance(node, dict) and isinstance(node.get("$ref"), str) \
+            and node["$ref"].startswith("#") and node["$ref"] not in seen:
+        seen = (*seen, node["$ref"])
+        target = root
+        for step in node["$ref"][1:].split("/")[1:]:
+            step = step.replace("~1", "/").replace("~0", "~")
+            if isinstance(target, list) and step.isdigit() and int(step) < len(target):
+                target = target[int(step)]
+            elif isinstance(target, dict) and step in target:
+                target = target[step]
+            else:
+                return node
+        node = target
+    return node
+
+
+def _declares_properties(root, node, seen: set) -> bool:
+    node = _resolve(root, node)
+    if not isinstance(node, dict) or id(node) in seen:
+        return False
+    seen.add(id(node))
+    if "properties" in node:
+        return True
+    branches = [b for k in IN_PLACE for b in node.get(k, []) if isinstance(node.get(k), list)]
+    branches += [node[k] for k in IN_PLACE_ONE if k in node]
+    return any(_declares_properties(root, b, seen) for b in branches)
+
+
+def closed(schema):
+    """OLD with undeclared property names refused where the schema declares some (see above)."""
+    out = copy.deepcopy(schema)
+    if isinstance(out, dict) and out.get("$schema", "").find("draft-04") >= 0:
+        _draft4_bounds(out)
+
+    def close(node, value_position: bool):
+        if isinstance(node, list):
+            for child in node:
+                close(child, value_position)
+            return
+        if not isinstance(node, dict):
+            return
+        for key, child in list(node.items()):
+            if key in VALUE_POSITIONS and isinstance(child, dict):
+                for each in child.values():
+                    close(each, True)
+            elif key in DEFINITIONS and isinstance(child, dict):
+                for each in child.values():
+                    close(each, False)
+            elif key in VALUE_ONE or key == "prefixItems":
+                close(child, True)
+            elif key in IN_PLACE or key in IN_PLACE_ONE or key == "not":
+                close(child, False)
+        required = node.get("required") if isinstance(node.get("required"), list) else []
+        if required and isinstance(node.setdefault("properties", {}), dict):
+            for name in required:  # a required name is declared too, by any schema
+                if isinstance(name, str):
+                    node["properties"].setdefault(name, {})
+        if value_position and "unevaluatedProperties" not in node \
+                and _declares_properties(out, node, set()):
+            node["unevaluatedProperties"] = False
+
+    close(out, True)
+    if isinstance(out, dict):
+        out["$schema"] = "https://json-schema.org/draft/2019-09/schema"
+    return out
+
+
+def _draft4_bounds(node) -> None:
+    """draft-04's boolean `exclusiveMinimum`/`exclusiveMaximum` in 2019-09's numeric form."""
+    if isinstance(node, list):
+        for child in node:
+            _draft4_bounds(child)
+        return
+    if not isinstance(node, dict):
+        return
+    for exclusive, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+        if isinstance(node.get(exclusive), bool):
+            if node.pop(exclusive) and bound in node:
+                node[exclusive] = node.pop(bound)
+    for child in node.values():
+        _draft4_bounds(child)
+
+
+class Confirmer:
+    """Whether a document shows a backward break between two schemas, by the library alone."""
+
+    def __init__(self, old, new, *, lenient: bool):
+        self.old, self.new = _validator(old), _validator(new)
+        self.closed = _validator(closed(old), jsonschema.Draft201909Validator) if lenient else None
+
+    def confirms(self, instance) -> bool:
+        if _valid(self.old, instance) is not True or _valid(self.new, instance) is not False:
+            return False
+        return self.closed is None or _valid(self.closed, instance) is True
+
+
+def _mentioned(schema, out: list) -> None:
+    if isinstance(schema, dict):
+        for key in ("enum", "examples"):
+            if isinstance(schema.get(key), list):
+                out.extend(schema[key])
+        for key in ("const", "default"):
+            if key in schema:
+                out.append(schema[key])
+        for child in schema.values():
+            _mentioned(child, out)
+    elif isinstance(schema, list):
+        for child in schema:
+            _mentioned(child, out)
+
+
+def pool(old, new) -> list:
+    """Distinct values both schemas mention, then plain ones."""
+    found: list = []
+    _mentioned([old, new], found)
+    seen, out = set(), []
+    for value in [*found, *PLAIN]:
+        key = json.dumps(value, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            out.append(value)
+    return out
+
+
+def _flatten(root, node: dict, depth: int) -> dict:
+    """`node` with its `allOf` and the first alternative of its `anyOf`/`oneOf` merged in."""
+    merged = dict(node)
+    for key in ("allOf", "anyOf", "oneOf"):
+        branches = node.get(key) if isinstance(node.get(key), list) else []
+        for branch in branches if key == "allOf" else branches[:1]:
+            branch = _resolve(root, branch)
+            if not isinstance(branch, dict) or depth > MAX_DEPTH:
+                continue
+            branch = _flatten(root, branch, depth + 1)
+            properties = branch.get("properties") if isinstance(branch.get("properties"), dict) else {}
+            merged["properties"] = {**(merged.get("properties") or {}), **properties}
+            merged["required"] = [*merged.get("required", []), *branch.get("required", [])]
+            for keyword in ("type", "const", "enum"):
+                if keyword in branch and keyword not in node:
+                    merged[keyword] = branch[keyword]
+    return merged
+
+
+def minimal(root, node, depth: int = 0):
+    """A small document for `node`: its const or first enum value, required properties filled,
+    the first alternative of an `anyOf`/`oneOf` merged in. Not necessarily valid."""
+    node = _resolve(root, node)
+    if not isinstance(node, dict) or depth > MAX_DEPTH:
+        return {} if node is not False else None
+    if "const" in node:
+        return node["const"]
+    if isinstance(node.get("enum"), list) and node["enum"]:
+        return node["enum"][0]
+    merged = _flatten(root, node, depth)
+    if "const" in merged or "enum" in merged:
+        return minimal(root, {k: merged[k] for k in ("const", "enum") if k in merged}, depth)
+    kind = merged.get("type")
+    kind = kind[0] if isinstance(kind, list) and kind else kind
+    if kind is None:
+        kind = "object" if "properties" in merged or "required" in merged else "string"
+    if kind == "object":
+        properties = merged.get("properties") if isinstance(merged.get("properties"), dict) else {}
+        return {name: minimal(root, properties.get(name, {}), depth + 1)
+                for name in merged.get("required", []) if isinstance(name, str)}
+    if kind == "array":
+        count = merged.get("minItems", 0) if isinstance(merged.get("minItems"), int) else 0
+        items = merged.get("items", {})
+        return [minimal(root, items if isinstance(items, dict) else {}, depth + 1)] * min(count, 3)
+    if kind in ("integer", "number"):
+        low = merged.get("minimum", merged.get("exclusiveMinimum"))
+        return low if isinstance(low, (int, float)) and not isinstance(low, bool) else 0
+    return {"boolean": False, "null": None}.get(kind, "x" * min(merged.get("minLength", 1)
+                                                               if isinstance(merged.get("minLength"), int) else 1, 64))
+
+
+def _put(document, location: tuple, value, extra: str = EXTRA_NAMES[0]):
+    """A copy of `document` with `value` at `location` (parents created; `extra` names a
+    property of a map); None if it cannot be."""
+    out = copy.deepcopy(document)
+    if not location:
+        return value
+    parent = out
+    for step, following in zip(location, location[1:] + (None,)):
+        if step == ITEMS or (isinstance(step, tuple) and step[0] == "index"):
+            if not isinstance(parent, list):
+                return None
+            index = step[1] if step != ITEMS else 0
+            while len(parent) <= index:
+                parent.append({} if following not in (ITEMS, None) else None)
+            key = index
+        elif isinstance(parent, dict):
+            key = extra if step == EXTRA else step[1]
+        else:
+            return None
+        if following is None:
+            if value is _REMOVE:
+                if isinstance(parent, dict):
+                    parent.pop(key, None)
+                return out
+            parent[key] = value
+            return out
+        if not isinstance(parent[key] if isinstance(parent, list) else parent.get(key), (dict, list)):
+            parent[key] = [] if following == ITEMS or following[0] == "index" else {}
+        parent = parent[key]
+    return out
+
+
+_REMOVE = object()
+
+
+def _at(root, node, location: tuple):
+    """The subschema of OLD that describes the value at `location` (None when unsure)."""
+    for step in location:
+        node = _resolve(root, node)
+        if not isinstance(node, dict):
+            return None
+        places = [node] + [_resolve(root, b) for k in IN_PLACE for b in node.get(k, [])
+                           if isinstance(node.get(k), list)]
+        places = [p for p in places if isinstance(p, dict)]
+        if step == ITEMS or step[0] == "index":
+            found = [p["items"] for p in places if isinstance(p.get("items"), dict)]
+        elif step == EXTRA:
+            found = [p["additionalProperties"] for p in places
+                     if isinstance(p.get("additionalProperties"), dict)]
+            found += [v for p in places for v in (p.get("patternProperties") or {}).values()]
+        else:
+            found = [p["properties"][step[1]] for p in places
+                     if isinstance(p.get("properties"), dict) and step[1] in p["properties"]]
+        if not found:
+            return None
+        node = found[0]
+    return _resolve(root, node)
+
+
+def _branch_documents(root, base, location: tuple, extra: str):
+    """`base` with a minimal document of the located subschema, then of each of its
+    alternatives, put there."""
+    node = _at(root, root, location)
+    if not isinstance(node, dict):
+        return
+    rest = {k: v for k, v in node.items() if k not in ("oneOf", "anyOf")}
+    branches = [b for key in ("oneOf", "anyOf") if isinstance(node.get(key), list) for b in node[key]]
+    for branch in [None, *branches]:
+        document = _put(base, location, minimal(root, node if branch is None else
+                                                {**rest, "oneOf": [branch]}), extra)
+        if document is not None:
+            yield document
+
+
+def _inside(path: str) -> tuple:
+    """The steps after an alternative in a path (`/oneOf[1].type` -> ("prop", "type"))."""
+    keyword = path[path.find("/"):] if "/" in path else ""
+    for marker in ("/oneOf[", "/anyOf["):
+        if keyword.startswith(marker) and "]" in keyword:
+            return _location("$" + keyword[keyword.index("]") + 1:])
+    return ()
+
+
+def generated(old, new, path: str):
+    """Candidates from the finding's path alone: at most MAX_CANDIDATES documents."""
+    base = minimal(old, old)
+    location = _location(path)
+    values = [_REMOVE, *pool(old, new)]
+    starts = [(base, EXTRA_NAMES[0])]
+    starts += [(minimal(old, {**old, "oneOf": [branch]}), EXTRA_NAMES[0]) for key in ("oneOf", "anyOf")
+               for branch in (old.get(key) or [])[1:] if isinstance(old, dict)]
+    # The deepest place OLD describes (a property the change added has no old schema).
+    where = next((location[:n] for n in range(len(location), 0, -1)
+                  if isinstance(_at(old, old, location[:n]), dict)), ())
+    for extra in EXTRA_NAMES if EXTRA in where else EXTRA_NAMES[:1]:
+        starts += [(start, extra) for start in _branch_documents(old, base, where, extra)]
+    deeper = location + _inside(path)
+    yield from (start for start, _extra in starts)  # few, and each a likely witness alone
+    count = len(starts)
+    for start, extra in starts:
+        for prefix in range(len(deeper), -1, -1):
+            for value in values:
+                document = _put(start, deeper[:prefix], value, extra) if prefix else (
+                    None if value is _REMOVE else value)
+                if document is not None:
+                    yield document
+                    count += 1
+                    if count >= MAX_CANDIDATES:
+                        return
