@@ -16,9 +16,9 @@ from bot.github.blobs import LINKED, LINKED_IMPORT, Blob
 from bot.github.repo import RepoClient
 from bot.gather.proto_users import IMPORT, candidates
 from bot.review.review import FileChange, FileStatus
-from bot.gather.schemaset import (MAX_CONTEXT_FILES, TOO_MANY, TREE_TRUNCATED, UNREADABLE, Listing,
-                        formats_of, schema_sets, users_unchecked, uses_sets, with_context,
-                        with_neighbours)
+from bot.gather.schemaset import Listing, formats_of, schema_sets, uses_sets
+from bot.gather.users import (MAX_CONTEXT_FILES, TOO_MANY, TREE_TRUNCATED, UNREADABLE, users_unchecked,
+                              with_context, with_neighbours)
 from bot.lifecycle.since import Clock, History
 
 # Rounds of import fetching (imports of imports); each round is one GraphQL query.

@@ -15,7 +15,8 @@ from bot.github.blobs import LINKED, LINKED_IMPORT
 from bot.config.config import CONFIG_PATH, Config, parse_config
 from bot.config.extends import no_base_here
 from bot.review.review import FileChange, FileStatus, ReviewResult, review
-from bot.gather.schemaset import context_changes, formats_of, users_unchecked, with_neighbours
+from bot.gather.schemaset import formats_of
+from bot.gather.users import context_changes, users_unchecked, with_neighbours
 from bot.local import schema_sets
 from bot.local.schema_sets import SET_FORMATS, SchemaSets
 from bot.local.git import BAD_REF, IDENTITY, SYMLINK_MODE, LocalError, git, history, mode_of, patch, show

@@ -7,7 +7,8 @@ from pathlib import Path
 from rules import Format
 
 from bot.config.config import Config
-from bot.gather.schemaset import LINK_LEFT_OUT, NOT_CLASSIFIED, SET_FULL, TOO_MANY, UNREADABLE, UNUSABLE
+from bot.gather.schemaset import LINK_LEFT_OUT, NOT_CLASSIFIED, SET_FULL, UNUSABLE
+from bot.gather.users import TOO_MANY, UNREADABLE
 from bot.local.git import SYMLINK_MODE, git, read_all
 from bot.review.review import FileChange
 
@@ -50,7 +51,7 @@ class SchemaSets:
     def unread(self, ref: str, formats: tuple[Format, ...],
                changes: list[FileChange]) -> dict[Format, str]:
         """Format -> why some of its files at `ref` other than `changes`' were not read, so
-        files using those changes may be missing (the bounds of bot/gather/schemaset.py's search)."""
+        files using those changes may be missing (the bounds of bot/gather/users.py's search)."""
         in_pull = {c.path for c in changes} | {c.previous_path for c in changes if c.previous_path}
         out = {}
         for fmt in formats:

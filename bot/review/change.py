@@ -53,11 +53,11 @@ class FileChange:
     buf_layout: object | None = None
     # Not changed by the pull request: it uses changed Avro or JSON Schema files, or imports a
     # .proto file it removes, and is checked between their base and head versions
-    # (bot/gather/schemaset.py, bot/gather/proto_users.py) to show what breaks.
+    # (bot/gather/users.py, bot/gather/proto_users.py) to show what breaks.
     context: bool = False
     # context: the changed files it uses; if it cannot be reviewed, they are not known to pass.
     uses: tuple[str, ...] = ()
-    # changed: why files that may use it could not all be checked (bot/gather/schemaset.py), if so.
+    # changed: why files that may use it could not all be checked (bot/gather/users.py), if so.
     users_unchecked: str | None = None
     # changed: the head's other schema files of its format the gather stage read, path -> text
     # (one mapping shared by the changes): a type they define too is defined twice

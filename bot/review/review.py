@@ -111,7 +111,7 @@ def _reviewed(changes: Iterable[FileChange], config: Config, *, now: datetime,
             continue  # not a schema file under this repository's config
         if change.context:
             # Not counted against max_files: filling it with changed files must not hide a
-            # break that only a user shows (the users are bounded by bot/gather/schemaset.py).
+            # break that only a user shows (the users are bounded by bot/gather/users.py).
             if time.monotonic() > deadline:
                 reviewed = file_review(change, classified,
                                  problem=PULL_BUDGET_USED.format(seconds=_budget["pull_seconds"]))

@@ -161,7 +161,7 @@ UNREAD = {
 
 @pytest.mark.parametrize("name", sorted(UNREAD))
 def test_users_the_local_review_could_not_read_fail_the_changed_file(tmp_path, monkeypatch, name):
-    """Like the App's bounds (bot/gather/schemaset.py MAX_CONTEXT_FILES): files left unread may be the
+    """Like the App's bounds (bot/gather/users.py MAX_CONTEXT_FILES): files left unread may be the
     users, so the changed file is not known to pass."""
     base, head, changed, problem = UNREAD[name]
     monkeypatch.setattr("bot.local.schema_sets.MAX_IMPORTS", 3)

@@ -12,9 +12,9 @@ from bot.render import check_run
 from bot.render.comments import place
 from bot.render.model import FileComment, FileReview
 from bot.review.review import FileChange, FileStatus, review
-from bot.gather import schemaset
-from bot.gather.schemaset import (MAX_SET_FILES, Listing, context_changes, formats_of, schema_sets,
-                           with_context)
+from bot.gather import schemaset, users
+from bot.gather.schemaset import MAX_SET_FILES, Listing, formats_of, schema_sets
+from bot.gather.users import context_changes, with_context
 from rules import Finding, Format, Mode, Severity, Side
 from tests.bot.test_review import patch
 from tests.localgit import make_repo
@@ -178,7 +178,7 @@ def test_users_not_searched_fail_the_changed_files_of_their_format(monkeypatch):
     assert [c.path for c in fits[1:]] == ["schemas/orders/order.schema.json"]
     truncated = with_context(FakeRepo(new, truncated=True), Config(), changes, "head")
     assert "cut the repository's file listing short" in truncated[0].users_unchecked
-    monkeypatch.setattr(schemaset, "MAX_CONTEXT_FILES", 1)
+    monkeypatch.setattr(users, "MAX_CONTEXT_FILES", 1)
     over = with_context(FakeRepo(new), Config(), changes, "head")
     assert "over the 1 searched" in over[0].users_unchecked
     for found in (truncated, over):

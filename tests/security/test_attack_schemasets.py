@@ -1,4 +1,4 @@
-"""Attacks on the review of files that use a changed Avro or JSON Schema file (bot/gather/schemaset.py):
+"""Attacks on the review of files that use a changed Avro or JSON Schema file (bot/gather/users.py):
 a break only a user shows must not be hidden by filling `max_files`, by burying the user among
 other files, or by a `$ref` the App fails to follow (one relative to the user's `$id`)."""
 import json
