@@ -10,7 +10,7 @@ from rules import Format
 from rules.limits import MAX_SCHEMA_BYTES
 from rules.protobuf import bufyaml
 
-from bot.gather import proto_users
+from bot.gather import proto_users, unreviewed_uses
 from bot.config.config import Config
 from bot.github.blobs import LINKED, LINKED_IMPORT, Blob
 from bot.github.repo import RepoClient
@@ -47,6 +47,13 @@ def schema_files(listing: Sequence, config: Config) -> list:
     return [f for f in listing if config.reviews(f.filename, f.previous_filename)]
 
 
+def uses_unreviewed(listing: Sequence, config: Config) -> bool:
+    """Whether the listed files include one the config does not review that a reviewed file may
+    use (bot/gather/unreviewed_uses.py): its users are searched in the head's file list."""
+    return bool(unreviewed_uses.targets([(f.filename, f.previous_filename) for f in listing],
+                                        formats_of(config)))
+
+
 def blob_keys(files: Sequence, *, base_sha: str | None, head_sha: str) -> list[tuple[str, str]]:
     """(revision, path) of every version a review of `files` reads; no base side without a base."""
     wanted = []
@@ -73,7 +80,7 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
     bulk (those `prefetched` by the review state query are not asked for again, nor the head's
     file list when it read it whole: `head_paths`). History is read from the base commit
     itself, never a branch name a tag could shadow."""
-    files = schema_files(listing, config)
+    pull_files, files = listing, schema_files(listing, config)
     wanted = blob_keys(files, base_sha=base_sha, head_sha=head_sha)
     missing = [key for key in wanted if key not in prefetched]
     blobs = {**{key: prefetched[key] for key in wanted if key in prefetched},
@@ -107,8 +114,27 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
             or linked.get((head_sha, f.filename)) or linked.get((base_sha, base_path)),
             blob_ids=(_oid(blobs.get((base_sha, base_path))), _oid(blobs.get((head_sha, f.filename))))))
     changes = with_context(repo, config, changes, head_sha, listing=listing)
-    return Gathered(_with_proto_users(repo, config, changes, listing, roots=roots, layout=layout,
-                                      base_sha=base_sha, head_sha=head_sha), histories.of)
+    changes = _with_proto_users(repo, config, changes, listing, roots=roots, layout=layout,
+                                base_sha=base_sha, head_sha=head_sha)
+    return Gathered(_with_unreviewed_uses(repo, config, changes, pull_files, listing, roots=roots,
+                                          head_sha=head_sha), histories.of)
+
+
+def _with_unreviewed_uses(repo: RepoClient, config: Config, changes: list[FileChange],
+                          pull_files: Sequence, listing: Listing, *, roots: tuple[str, ...],
+                          head_sha: str) -> list[FileChange]:
+    """`changes` with the head's reviewed files using a changed file the config does not
+    review failing (bot/gather/unreviewed_uses.py); the head's files of that format are read
+    (at most MAX_CONTEXT_FILES: a repository past it, or a listing cut short, is not searched)."""
+    fmt_of = formats_of(config)
+    for fmt, used in unreviewed_uses.targets(
+            [(f.filename, f.previous_filename) for f in pull_files], fmt_of).items():
+        paths, _truncated = listing.tree(head_sha)
+        wanted = [(head_sha, p) for p in paths if fmt_of(p) is fmt][:MAX_CONTEXT_FILES]
+        files = {path: blob.text for (_sha, path), blob in (repo.blobs(wanted) if wanted else {}).items()
+                 if blob and blob.text}
+        changes = unreviewed_uses.failing(changes, fmt, used, files, roots)
+    return changes
 
 
 def _with_proto_users(repo: RepoClient, config: Config, changes: list[FileChange],

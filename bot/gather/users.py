@@ -52,7 +52,7 @@ def context_changes(changes: list[FileChange], head_files: Mapping[str, str],
         names = {**{c.previous_path or c.path: c.path for c in changed}, **{c.path: c.path for c in changed}}
         # Edges of both revisions: a user the head's version no longer serves (a type renamed,
         # an `$id` changed) must be re-resolved at the head, not dropped as a non-user.
-        for user, used in _users(fmt, set(names), base, head).items():
+        for user, used in users_of(fmt, set(names), base, head).items():
             if user in others:
                 out.append(FileChange(
                     path=user, status=FileStatus.UNCHANGED, base_text=others[user],
@@ -63,7 +63,7 @@ def context_changes(changes: list[FileChange], head_files: Mapping[str, str],
     return out
 
 
-def _users(fmt: Format, changed: set[str], *revisions: Mapping[str, str]) -> dict[str, set[str]]:
+def users_of(fmt: Format, changed: set[str], *revisions: Mapping[str, str]) -> dict[str, set[str]]:
     """The files that use a changed file at any of `revisions` (path -> text each), directly
     or through each other, by path (sorted) -> the changed files each reaches."""
     links: dict[tuple[str, str], tuple[set[str], set[str]] | None] = {}  # unchanged files: once

@@ -4,7 +4,7 @@ from __future__ import annotations
 import logging
 import time
 
-from bot.gather.changes import blob_keys, schema_files
+from bot.gather.changes import blob_keys, schema_files, uses_unreviewed
 from bot.config.config import CONFIG_PATH, Config
 from bot.config.configfile import ConfigError
 from bot.github.checks import LOOK_UP, Verdict
@@ -160,10 +160,11 @@ def _review_pull(github, repo, check: _Check, target: Target, *, now) -> str:
     with stage("read"):
         # The head's file list, which every review of a schema file lists (the users of Avro
         # and JSON Schema files; in every format, the files that may define a type twice,
-        # bot/review/duplicate_types.py). A guess the config proves wrong costs the REST listing.
+        # bot/review/duplicate_types.py), and the users of a changed file it does not review.
+        # A guess the config proves wrong costs the REST listing.
         state = repo.review_state(target.pull_number, head_sha=target.head_sha,
                                   config_ref=config_ref(target.default_branch), config_path=CONFIG_PATH,
-                                  blobs=wanted, tree=bool(schemas))
+                                  blobs=wanted, tree=bool(schemas) or uses_unreviewed(listing, guess))
     if state.pull is not None and state.pull.head.sha != target.head_sha:
         # GitHub says another commit is the head: a newer push whose delivery may arrive later
         # or came in the same second (equal timestamps order nothing).

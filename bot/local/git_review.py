@@ -10,7 +10,7 @@ from typing import Callable
 from rules import Format, proto_imports
 from rules.protobuf import bufyaml
 
-from bot.gather import proto_users
+from bot.gather import proto_users, unreviewed_uses
 from bot.github.blobs import LINKED, LINKED_IMPORT
 from bot.config.config import CONFIG_PATH, Config, parse_config
 from bot.config.extends import no_base_here
@@ -42,7 +42,8 @@ def review_repo(repo: Path, base: str, head: str, *, config_file: Path | None = 
     config = load_config(repo, base, config_file=config_file)
     changes = []
     sets = SchemaSets(repo, config)
-    for status, old_path, path in name_status(repo, merge_base, head):
+    changed = name_status(repo, merge_base, head)
+    for status, old_path, path in changed:
         if not config.reviews(path, old_path):
             continue  # no schema under either name (one renamed out of the review is a removal)
         changes.append(file_change(repo, merge_base, head, status, old_path, path, config,
@@ -57,6 +58,10 @@ def review_repo(repo: Path, base: str, head: str, *, config_file: Path | None = 
         changes = users_unchecked(changes, sets.unread(head, (Format.PROTOBUF,), changes), fmt_of)
         changes = with_neighbours(changes, sets.of_format(head, Format.PROTOBUF), fmt_of)
     changes += proto_user_changes(repo, merge_base, head, changes, config, sets=sets)
+    for fmt, used in unreviewed_uses.targets([(path, old) for _s, old, path in changed], fmt_of).items():
+        layouts = [buf_layout(repo, merge_base, path) for path in used if fmt is Format.PROTOBUF]
+        roots = dict.fromkeys(("", *config.import_roots, *(r for layout in layouts for r in layout.roots)))
+        changes = unreviewed_uses.failing(changes, fmt, used, sets.of_format(head, fmt), roots)
     return review(changes, config, now=now)
 
 
