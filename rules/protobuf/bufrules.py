@@ -83,8 +83,9 @@ BUF_RULES: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
     "RPC_SAME_IDEMPOTENCY_LEVEL": (ALL, ("PROTO_RPC_IDEMPOTENCY_CHANGED",)),
 }
 # buf rules with no counterpart here, and why (docs/rules.md lists them).
-_EXTENSIONS = ("extensions (`extend` blocks, `extensions` ranges) are not modelled: the "
-               "descriptor view reads no extension, so their deletion is not seen")
+_EXTENSIONS = ("an extension is compared with the one of the same number extending the same "
+               "message, like a field (type, name, label: the FIELD_SAME_* ids), but one "
+               "deleted, or an `extensions` range, is not judged")
 _EDITIONS_FEATURE = ("an editions feature (or the proto2/proto3 rule it stands for) that only "
                      "generated code or runtime validation reads; features other than "
                      "field_presence are not read")

@@ -30,5 +30,5 @@ def check(pair, ctx):
         return
     line, side = pair.where()
     yield SPEC.finding(path=pair.path, line=line, side=side,
-                       message=MESSAGE.format(path=pair.path, old=describe(old),
-                                              new=describe(new)))
+                       message=MESSAGE.format(path=pair.path, old=describe(old, encoding=True),
+                                              new=describe(new, encoding=True)))

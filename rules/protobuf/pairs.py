@@ -74,6 +74,9 @@ def walk(old: Schema, new: Schema) -> Iterator[Pair]:
             yield from _enum(enum_, new.enums[name], 0)
         elif not (outer in old.messages and outer not in new.messages):
             yield Pair(Kind.ENUM, enum_, None)
+    for extendee, fields in old.extensions.items():
+        if extendee in new.extensions:
+            yield from _extensions(fields, new.extensions[extendee], pending)
     yield from _referenced(pending, old.types, new.types)
     for name, service in old.services.items():
         yield Pair(Kind.SERVICE, service, new.services.get(name))
@@ -103,6 +106,18 @@ def _message(old: Message, new: Message, anchor: int, pending: list) -> Iterator
     for number, field in new.fields.items():
         if number not in old.fields and number not in moved_to:
             yield Pair(Kind.FIELD, None, field, old, new, anchor)
+
+
+def _extensions(old: Message, new: Message, pending: list) -> Iterator[Pair]:
+    """A file's extensions of one message, paired by number as buf pairs them: a change is a
+    field's change (type, name, label). One added or removed is not judged here (buf: only
+    its FILE and PACKAGE categories say a word of it)."""
+    for number, field in old.fields.items():
+        twin = new.fields.get(number)
+        if twin is not None and not field.same_as(twin):
+            yield Pair(Kind.FIELD, field, twin, old, new)
+        if twin is not None and field.ref_full:
+            _follow(field, twin, twin.line, pending)
 
 
 def _enum(old: Enum, new: Enum, anchor: int) -> Iterator[Pair]:

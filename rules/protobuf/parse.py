@@ -13,11 +13,12 @@ from .schema import (Cardinality, Enum, EnumValue, Field, Message, Reserved, Rpc
 EMPTY = "file is empty"
 NOT_COMPILED = "protoc did not report the file {name!r} in its output"
 # FileDescriptorProto / DescriptorProto / EnumDescriptorProto field numbers (source-info paths).
-FILE_PACKAGE, FILE_MESSAGE, FILE_ENUM, FILE_SERVICE = 2, 4, 5, 6
-MSG_FIELD, MSG_NESTED, MSG_ENUM, MSG_RESERVED_RANGE, MSG_RESERVED_NAME = 2, 3, 4, 9, 10
+FILE_PACKAGE, FILE_MESSAGE, FILE_ENUM, FILE_SERVICE, FILE_EXTENSION = 2, 4, 5, 6, 7
+MSG_FIELD, MSG_NESTED, MSG_ENUM, MSG_EXTENSION, MSG_RESERVED_RANGE, MSG_RESERVED_NAME = 2, 3, 4, 6, 9, 10
 ENUM_VALUE, ENUM_RESERVED_RANGE, ENUM_RESERVED_NAME = 2, 4, 5
 SERVICE_METHOD = 2
 LEGACY_REQUIRED = 3  # FeatureSet.FieldPresence in editions
+DELIMITED = 2  # FeatureSet.MessageEncoding: a message field written as a group (editions)
 LABEL_REQUIRED, LABEL_REPEATED = 2, 3  # FieldDescriptorProto.Label
 FIELD_ATTRIBUTES = attrgetter("name", "number", "type", "type_name", "json_name", "label",
                               "proto3_optional")
@@ -84,7 +85,7 @@ def _build(source: Source, name: str, data: bytes) -> Schema:
     return Schema(path=source.path, lines=file_lines(source.text), syntax=own.syntax,
                   package=main.package, index=index, messages=own.messages, enums=own.enums,
                   rpcs=own.rpcs, types=types, services=own.services, all_services=services,
-                  file_options=_file_options(main.options))
+                  file_options=_file_options(main.options), extensions=own.extensions)
 
 
 class _Builder:
@@ -98,10 +99,15 @@ class _Builder:
         self.enums: dict[str, Enum] = {}
         self.rpcs: dict[str, Rpc] = {}
         self.services: dict[str, Service] = {}
+        self.extensions: dict[str, Message] = {}  # extendee's full name -> the file's extensions
+        # Editions' message encoding, inherited file -> message -> field (0: not set there).
+        self.encoding = proto.options.features.message_encoding if proto.HasField("options") else 0
 
     def file(self) -> None:
         for i, message in enumerate(self.proto.message_type):
-            self.message(message, "", (FILE_MESSAGE, i))
+            self.message(message, "", (FILE_MESSAGE, i), self.encoding)
+        for i, each in enumerate(self.proto.extension):
+            self.extension(each, "", (FILE_EXTENSION, i), self.encoding)
         for i, enum in enumerate(self.proto.enum_type):
             self.enum(enum, "", (FILE_ENUM, i))
         for i, service in enumerate(self.proto.service):
@@ -114,12 +120,14 @@ class _Builder:
                                       method.server_streaming, (FILE_SERVICE, i, SERVICE_METHOD, j),
                                       self.index, _idempotency(method.options.idempotency_level))
 
-    def message(self, proto, outer: str, path: tuple) -> None:
+    def message(self, proto, outer: str, path: tuple, encoding: int) -> None:
         name = f"{outer}{proto.name}"
+        if proto.HasField("options") and proto.options.features.message_encoding:
+            encoding = proto.options.features.message_encoding
         oneofs = {i: o.name for i, o in enumerate(proto.oneof_decl)}
         fields = {}
         for i, each in enumerate(proto.field):
-            field = self.field(each, oneofs, path + (MSG_FIELD, i))
+            field = self.field(each, oneofs, path + (MSG_FIELD, i), encoding)
             fields[field.number] = field
         reserved = _reserved(proto.reserved_range, proto.reserved_name, path,
                              MSG_RESERVED_RANGE, MSG_RESERVED_NAME, inclusive=False)
@@ -133,15 +141,37 @@ class _Builder:
         if not proto.options.map_entry:
             self.messages[name] = message
         for i, each in enumerate(proto.nested_type):
-            self.message(each, f"{name}.", path + (MSG_NESTED, i))
+            self.message(each, f"{name}.", path + (MSG_NESTED, i), encoding)
         for i, each in enumerate(proto.enum_type):
             self.enum(each, f"{name}.", path + (MSG_ENUM, i))
+        for i, each in enumerate(proto.extension):
+            self.extension(each, f"{name}.", path + (MSG_EXTENSION, i), encoding)
 
-    def field(self, proto, oneofs: dict, path: tuple) -> Field:
+    def extension(self, proto, scope: str, path: tuple, encoding: int) -> None:
+        """An `extend` field, kept with the file's other extensions of the same message (paired
+        by number, as buf pairs them), named by its scope: its JSON and text name is `[p.x]`."""
+        extendee = proto.extendee.lstrip(".")
+        field = self.field(proto, {}, path, encoding)
+        field.name = f"{scope}{field.name}"
+        field.json_name = f"[{self.prefix}{field.name}]"  # how JSON and text format key it
+        owner = self.extensions.get(extendee)
+        if owner is None:
+            shown = extendee[len(self.prefix):] if extendee.startswith(self.prefix) else extendee
+            owner = self.extensions[extendee] = Message(
+                name=f"extend {shown}", full=f"extend {extendee}", fields={},
+                reserved=Reserved((), (), (), ()), at=path, index=self.index, syntax=self.syntax,
+                main=self.main)
+        owner.fields[field.number] = field
+        owner.by_name[field.name] = field
+
+    def field(self, proto, oneofs: dict, path: tuple, encoding: int = 0) -> Field:
         # Read in one call and built positionally: a 10,000-field file runs this 10,000 times.
         name, number, kind, ref, json_name, label, synthetic = FIELD_ATTRIBUTES(proto)
         kind, ref, has = KINDS[kind], ref.lstrip("."), proto.HasField
         in_oneof, has_options = has("oneof_index"), has("options")
+        if kind == "message" and (has_options and proto.options.features.message_encoding
+                                  or encoding) == DELIMITED:
+            kind = "group"  # the same bytes as a proto2 group (buf: "delimited encoding")
         oneof = oneofs.get(proto.oneof_index) if in_oneof and not synthetic else None
         if label == LABEL_REPEATED:
             cardinality = Cardinality.REPEATED
@@ -217,6 +247,8 @@ def _file_options(options) -> dict[str, str]:
     """Every FileOptions field the view reads, defaults included (buf compares values)."""
     values = {}
     for name, *_rest in descriptors.VIEW["FileOptions"]:
+        if name == "features":
+            continue  # editions features are read where they apply (fields, messages)
         value = getattr(options, name)
         if name == "optimize_for":
             value = OPTIMIZE_FOR.get(value, str(value))

@@ -187,6 +187,9 @@ class Schema:
     # FileOptions buf compares (rules/protobuf/file_option_changed.py), as written in a .proto
     # file: name -> value (strings unquoted, "true"/"false", enum value names), defaults included.
     file_options: dict[str, str] = field(default_factory=dict)
+    # The file's `extend` fields by extendee's full name, each set as a message of its own
+    # (named "extend <Message>"), fields by number: compared like fields, never as a message.
+    extensions: dict[str, Message] = field(default_factory=dict)
 
     @property
     def package_span(self) -> Span:

@@ -38,11 +38,14 @@ LENGTH_DELIMITED = ("string", "bytes", "message")
 SINGULAR = (Cardinality.IMPLICIT, Cardinality.OPTIONAL, Cardinality.REQUIRED)
 
 
-def describe(field: Field) -> str:
-    """The type as written in the .proto file: `int32`, `Status`, `map<string, Status>`."""
+def describe(field: Field, *, encoding: bool = False) -> str:
+    """The type as written in the .proto file: `int32`, `Status`, `map<string, Status>`; with
+    `encoding`, a group (proto2's, or an editions DELIMITED message) says so, as buf does."""
     if field.map_types:
         key, value = field.map_types
-        return f"map<{describe(key)}, {describe(value)}>"
+        return f"map<{describe(key, encoding=encoding)}, {describe(value, encoding=encoding)}>"
+    if encoding and field.kind == "group" and field.ref:
+        return f"{field.ref} (delimited encoding)"
     return field.ref if field.kind in NAMED else field.kind
 
 
