@@ -45,9 +45,9 @@ def test_added_proto_fails_closed_when_the_heads_other_proto_files_were_not_all_
     """`schema-review review`: a second `p.Money` could hide in the .proto files past the limit."""
     from datetime import datetime, timezone
 
-    from bot.local import git_review
+    from bot.local import git_review, schema_sets
     from tests.localgit import make_repo
-    monkeypatch.setattr(git_review, "MAX_IMPORTS", 1)
+    monkeypatch.setattr(schema_sets, "MAX_IMPORTS", 1)
     other = PROTO.replace("Money", "Other")
     repo = make_repo(tmp_path / "repo", {"proto/a.proto": other, "proto/b.proto": other.replace("package p", "package q")},
                      {"proto/z.proto": PROTO})

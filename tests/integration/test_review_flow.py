@@ -132,6 +132,9 @@ def test_fixing_push_minimizes_the_stale_comment_and_turns_green(github, app_url
     repo.commit("feature", {"schemas/user.avsc": fixed}, "Make level optional")
     run = review_of(github, app_url, repo, pull, action="synchronize")
     assert run.conclusion == "success"
+    # The stale comment is minimized after the check completes: waited for, not assumed settled.
+    wait_for(lambda: all(c.is_minimized for c in comments(github, repo, pull)),
+             what="the stale comment minimized")
     (comment,) = comments(github, repo, pull)
     assert comment.is_minimized and "Resolved" in comment.body
     assert len(github.reviews(repo.owner, repo.name, pull.number)) == 1

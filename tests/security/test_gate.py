@@ -38,7 +38,9 @@ def no_rejected_writes(github) -> None:
 def test_padding_a_pull_request_past_max_files_fails_the_check(github, app_url, padding):
     """Harmless schemas sorted before the breaking one push it past `max_files`."""
     base = {CONFIG: "max_files: 2\n", "schemas/zz.avsc": avro()}
-    changes = {f"schemas/a{index:02}.avsc": avro() for index in range(padding)}
+    # Each padding file defines a type of its own (the same name twice would be an error itself).
+    changes = {f"schemas/a{index:02}.avsc": avro().replace('"name": "U"', f'"name": "A{index}"')
+               for index in range(padding)}
     changes["schemas/zz.avsc"] = avro("level")
     repo, pull = open_pull(github, base, changes)
     run = review_of(github, app_url, repo, pull)
