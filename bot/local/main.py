@@ -18,7 +18,7 @@ from rules.output import render as render_output
 from rules.output.github import command
 from rules.visible import visible, visible_json
 
-from bot.local import pull_event
+from bot.local import pull_event, step_outputs
 from bot.local.arguments import DESCRIPTION, add_commands
 from bot.config.configfile import ConfigError
 from bot.local.lifecycle import lifecycle_repo, render_text as lifecycle_text, to_json as lifecycle_json
@@ -67,6 +67,8 @@ def run(args: argparse.Namespace, *, usage_error: Callable[[str], NoReturn],
             text = _render(result, args, head_lines=_head_lines(repo, head))
         if args.summary_file is not None:
             _append_summary(args.summary_file, result)
+        if args.outputs_file is not None:
+            step_outputs.append(args.outputs_file, result)
     except (LocalError, ConfigError) as error:
         print(f"error: {visible(error)}", file=sys.stderr)
         if args.output == Output.GITHUB.value:  # the annotation shows on the run's page
