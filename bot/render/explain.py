@@ -17,6 +17,17 @@ BREAKS = {
                         "one (consumers that have not been upgraded yet)"),
 }
 WHAT_BREAKS = "**What breaks:** {who}. {mode_note}"
+# A warning is a break the rule could not confirm, or one that loses values rather than fails
+# (its message says which), or a rule configured down to a warning: never "cannot read".
+MAY_BREAK = {
+    Direction.BACKWARD: ("readers upgraded to the new schema may reject or misread some data "
+                         "written with the old one"),
+    Direction.FORWARD: ("readers still on the old schema may reject or misread some data written "
+                        "with the new one"),
+}
+WHAT_MAY_BREAK = "**What may break** (in the case the message above describes): {who}. {mode_note}"
+MODE_WARNS = ("This is a warning, not a breaking change: the `{mode}` mode configured for this "
+              "file does not fail the check on it.")
 MODE_REQUIRES = "The `{mode}` mode configured for this file requires {required}."
 FOUND_AGAINST = " Found against version {against} of the base branch, not the base itself."
 MODE_IGNORES = ("The `{mode}` mode configured for this file does not require {direction} "
@@ -72,13 +83,22 @@ def what_breaks(finding: Finding, *, mode: Mode, transitive: bool = False) -> st
         return OWN_RULES[finding.rule]
     breaks = finding.breaks or frozenset()
     impact = _impacts().get(finding.rule)
+    warned = finding.severity is Severity.WARNING and bool(breaks & mode.directions)
+    name = mode.value + ("_transitive" if transitive else "")
     if impact:  # the rule's own account: its harm is not a plain read failure
+        if warned:
+            return WHAT_MAY_BREAK.format(who=impact[0].upper() + impact[1:].rstrip("."),
+                                         mode_note=MODE_WARNS.format(mode=name))
         checked = breaks & mode.directions
         note = MODE_REQUIRES.format(mode=mode.value, required=REQUIRED[mode]) if checked else ""
         return WHAT_BREAKS.format(who=impact[0].upper() + impact[1:], mode_note=note).rstrip()
     if not breaks:
         return ADVISORY
     checked = sorted(breaks & mode.directions, key=lambda d: d.value)
+    if warned:
+        who = "; and ".join(MAY_BREAK[d] for d in checked)
+        return WHAT_MAY_BREAK.format(who=who[0].upper() + who[1:],
+                                     mode_note=MODE_WARNS.format(mode=name))
     if not checked:
         direction = sorted(breaks, key=lambda d: d.value)[0]
         who = BREAKS[direction]
@@ -87,7 +107,6 @@ def what_breaks(finding: Finding, *, mode: Mode, transitive: bool = False) -> st
                                                                 direction=direction.value))
     who = "; and ".join(BREAKS[d] for d in checked)
     required = REQUIRED[mode] + (TRANSITIVE if transitive else "")
-    name = mode.value + ("_transitive" if transitive else "")
     found = FOUND_AGAINST.format(against=code(finding.against)) if finding.against else ""
     return WHAT_BREAKS.format(who=who[0].upper() + who[1:],
                               mode_note=MODE_REQUIRES.format(mode=name, required=required) + found)
