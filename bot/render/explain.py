@@ -10,21 +10,20 @@ from bot.config.config import (DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_I
 from bot.render.escape import code
 
 LABELS = {Severity.ERROR: "Breaking change", Severity.WARNING: "Warning", Severity.INFO: "Note"}
-BREAKS = {
-    Direction.BACKWARD: ("readers upgraded to the new schema cannot read data written with the "
-                         "old one (records already stored, messages still in flight)"),
-    Direction.FORWARD: ("readers still on the old schema cannot read data written with the new "
-                        "one (consumers that have not been upgraded yet)"),
+# Who reads what, per direction: an error says they cannot; a warning (a break the rule could
+# not confirm, one that loses values rather than fails, or a rule configured down to a warning)
+# says they may, never "cannot read".
+READERS = {
+    Direction.BACKWARD: ("readers upgraded to the new schema", "the old one",
+                         " (records already stored, messages still in flight)"),
+    Direction.FORWARD: ("readers still on the old schema", "the new one",
+                        " (consumers that have not been upgraded yet)"),
 }
+BREAKS = {direction: f"{who} cannot read data written with {other}{context}"
+          for direction, (who, other, context) in READERS.items()}
+MAY_BREAK = {direction: f"{who} may reject or misread some data written with {other}"
+             for direction, (who, other, _context) in READERS.items()}
 WHAT_BREAKS = "**What breaks:** {who}. {mode_note}"
-# A warning is a break the rule could not confirm, or one that loses values rather than fails
-# (its message says which), or a rule configured down to a warning: never "cannot read".
-MAY_BREAK = {
-    Direction.BACKWARD: ("readers upgraded to the new schema may reject or misread some data "
-                         "written with the old one"),
-    Direction.FORWARD: ("readers still on the old schema may reject or misread some data written "
-                        "with the new one"),
-}
 WHAT_MAY_BREAK = "**What may break** (in the case the message above describes): {who}. {mode_note}"
 MODE_WARNS = ("This is a warning, not a breaking change: the `{mode}` mode configured for this "
               "file does not fail the check on it.")
