@@ -14,7 +14,9 @@ UNKNOWN = "unknown"
 def version() -> str:
     if CHECKOUT_PYPROJECT.is_file():  # a source checkout: its own file, not another install's
         with CHECKOUT_PYPROJECT.open("rb") as handle:
-            return tomllib.load(handle)["project"]["version"]
+            project = tomllib.load(handle).get("project", {})
+        if project.get("name") == DISTRIBUTION:  # not some other project's file beside the package
+            return project["version"]
     try:
         return metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:
