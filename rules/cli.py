@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Sequence
 
 from . import wire, worker
+from .engine import EXTENSIONS
 from .limits import FILE_BUDGET_SECONDS
 from .model import NOT_SEARCHED, Format, Mode, Options, Policy, Report, SchemaError, Source
 from .output import Output
@@ -35,6 +36,9 @@ NOT_ALL_CHECKED = "{count} file(s) could not be checked"
 NO_CONFIG_READER = "--config needs the `schema-review` command (it reads the App's config format)"
 TREE_AGAINST = "--against takes files; compare directories one pair at a time"
 MIXED = "OLD and NEW must both be files or both be directories"
+MIXED_FORMATS = ("OLD is {old} and {other} is {new}: compare two versions of one schema, in one "
+                 "format (or pass --format to read both as one)")
+DESCRIPTION = "Schema evolution checks for Avro, Protobuf and JSON Schema."
 
 
 @dataclass(frozen=True)
@@ -47,7 +51,7 @@ class Configured:
     import_roots: tuple[str, ...] = ()
 
 
-def _formatter(prog: str) -> argparse.HelpFormatter:
+def help_formatter(prog: str) -> argparse.HelpFormatter:
     """argparse's own formatter, at the width shutil.get_terminal_size would give: argparse
     imports shutil for it (with bz2, lzma, ...), which costs more than the rules of a big file."""
     try:
@@ -61,10 +65,14 @@ def _formatter(prog: str) -> argparse.HelpFormatter:
 
 
 def _parser(prog: str = "python -m rules") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, formatter_class=_formatter,
-                                     description="Schema evolution checks for Avro, Protobuf and JSON Schema.")
-    commands = parser.add_subparsers(dest="command", required=True)
-    run = commands.add_parser("check", help="compare NEW against OLD", formatter_class=_formatter)
+    parser = argparse.ArgumentParser(prog=prog, formatter_class=help_formatter, description=DESCRIPTION)
+    add_commands(parser.add_subparsers(dest="command", required=True))
+    return parser
+
+
+def add_commands(commands) -> None:
+    """`check` and `docs` on a parser's subcommands (the `schema-review` command adds its own)."""
+    run = commands.add_parser("check", help="compare NEW against OLD", formatter_class=help_formatter)
     run.add_argument("old", metavar="OLD", help="a schema file, or a directory of them")
     run.add_argument("new", metavar="NEW", help="the same for the new version: directories pair "
                                               "their files by relative path")
@@ -91,11 +99,10 @@ def _parser(prog: str = "python -m rules") -> argparse.ArgumentParser:
                      help='JSON Schema only: validators assert "format", so a format change is an error')
     run.add_argument("--examples", action="store_true",
                      help="show, for each breaking error, a record the other version cannot read")
-    docs = commands.add_parser("docs", help="render the rules reference", formatter_class=_formatter)
+    docs = commands.add_parser("docs", help="render the rules reference", formatter_class=help_formatter)
     # No default here: main fills in docs/rules.md, so `check` never imports the renderer.
     docs.add_argument("--output", help="file to write, - for stdout (default: docs/rules.md in a "
                                        "source checkout, else stdout)")
-    return parser
 
 
 def _categories(text: str) -> frozenset[str]:
@@ -223,6 +230,8 @@ def _check(args: argparse.Namespace, load_config: Callable[[str], Configured] | 
         configured = _configured(args, load_config)
         if os.path.isdir(args.old) or os.path.isdir(args.new):
             return _check_trees(args, configured)
+        if not args.format:
+            _one_format(args.old, args.new, args.against)
         proto_paths = (*args.proto_path, *(configured.import_roots if configured else ()))
         seconds = _budget() * (1 + len(args.against))
         old_root, new_root = paired_roots(args.old, args.new)
@@ -241,6 +250,18 @@ def _check(args: argparse.Namespace, load_config: Callable[[str], Configured] | 
         return EXIT_USAGE
     _print(report, Output(args.output), new=args.new)
     return report.exit_code
+
+
+def _one_format(old: str, new: str, against: Sequence[str]) -> None:
+    """Files of two formats are two schemas, not two versions: refused before any is read (an
+    Avro file read as protobuf would blame protoc, and name its folder's other files)."""
+    first = EXTENSIONS.get(Path(old).suffix.lower())
+    for role, path in (("NEW", new), *(("--against", path) for path in against)):
+        other = EXTENSIONS.get(Path(path).suffix.lower())
+        if first is not None and other is not None and other is not first:
+            raise SchemaError(path, None, MIXED_FORMATS.format(
+                old=f"{first.value} ({Path(old).name})", other=role,
+                new=f"{other.value} ({Path(path).name})"))
 
 
 def _configured(args: argparse.Namespace, load_config) -> Configured | None:
@@ -307,7 +328,11 @@ def _unusable(error: SchemaError, args: argparse.Namespace) -> None:
 def main(argv: Sequence[str] | None = None, *, prog: str = "python -m rules",
          load_config: Callable[[str], Configured] | None = None) -> int:
     """`load_config` reads a --config file (the `schema-review` command passes the App's reader)."""
-    args = _parser(prog).parse_args(argv)
+    return run(_parser(prog).parse_args(argv), load_config=load_config)
+
+
+def run(args: argparse.Namespace, *, load_config: Callable[[str], Configured] | None = None) -> int:
+    """A parsed `check` or `docs` command."""
     if args.command == "docs":
         from .docs import DOCS_PATH, render  # only this command needs the renderer
 

@@ -53,13 +53,16 @@ def check(old: Source, new: Source, *, format: Format | None = None,
     for older in (old, *against):
         try:
             old_parsed = _parse(package, older, Side.OLD)
-            raw = list(package.compare(old_parsed, new_parsed, options))
+            compared = package.compare(old_parsed, new_parsed, options)
+            raw = list(compared)
         except Unresolved as error:
             if error.side is not Side.OLD:
                 raise
             read_notes[OLDER_UNRESOLVED.format(error=error)] = None
             continue
         read_notes.update(dict.fromkeys(getattr(old_parsed, "notes", ())))
+        # how the comparison decided, where a format says (JSON Schema: the lenient policy)
+        read_notes.update(dict.fromkeys(getattr(compared, "notes", ())))
         resolved = _resolve(raw, specs, mode, options, old_file=older.path, new_file=new.path,
                             against=None if older is old else older.path)
         if search is not None:

@@ -1,19 +1,20 @@
 """The `schema-review` command: `check` and `docs` are the rule engine's, `review` the App's dry
-run, `lifecycle` the migrations a repository has in flight."""
+run, `lifecycle` the migrations a repository has in flight. One parser holds every command, so a
+mistyped command or flag is answered with argparse's error and a usage that lists them all."""
 from __future__ import annotations
 
+import argparse
 import sys
 from typing import Sequence
 
-USAGE = ("usage: schema-review {check,docs,review,lifecycle} ...\n"
-         "  check OLD NEW ...   compare two schema versions (see `schema-review check --help`)\n"
-         "  docs                render the rules reference\n"
-         "  review [--repo DIR --base REF --head REF]\n"
-         "                      review a local git change as the App reviews a pull request\n"
-         "  lifecycle [--repo DIR] [--output text|json]\n"
-         "                      list the migrations in flight: deprecations, double-writes,\n"
-         "                      optional fields pending promotion to required\n")
-BOT_COMMANDS = ("review", "lifecycle")
+from rules import cli as rules_cli
+
+from bot.local import arguments
+
+PROG = "schema-review"
+DESCRIPTION = ("Review changes to Avro, Protobuf and JSON Schema contracts: compare two versions "
+               "(check), review a git change as the GitHub App does (review), list the "
+               "migrations in flight (lifecycle), or render the rules reference (docs).")
 RULE_COMMANDS = ("check", "docs")
 
 
@@ -21,7 +22,6 @@ def load_config(path: str):
     """`check --config FILE`: the App's `.github/schema-review.yml` reader, for the rule engine
     (rules/ never imports bot/, so the command that owns both hands the parsed result over)."""
     from rules import SchemaError
-    from rules.cli import Configured
 
     from bot.config.config import ConfigError, parse_config
     from bot.config.extends import no_base_here
@@ -39,21 +39,41 @@ def load_config(path: str):
         how = config.classify(path)
         return None if how is None else (how.format, how.mode)
 
-    return Configured(classify=classify, options=config.options(),
-                      import_roots=config.import_roots)
+    return rules_cli.Configured(classify=classify, options=config.options(),
+                                import_roots=config.import_roots)
+
+
+class _Version(argparse.Action):
+    """`--version`: read only when asked (the package metadata costs every other run 25 ms)."""
+
+    def __init__(self, option_strings, dest, **_kwargs):
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from bot.local.version import version
+
+        sys.stdout.write(f"{parser.prog} {version()}\n")
+        parser.exit()
+
+
+def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The command's parser, and each subcommand's (whose errors show that command's usage)."""
+    parser = argparse.ArgumentParser(prog=PROG, description=DESCRIPTION,
+                                     formatter_class=rules_cli.help_formatter)
+    parser.add_argument("--version", action=_Version)
+    commands = parser.add_subparsers(dest="command", required=True)
+    rules_cli.add_commands(commands)
+    arguments.add_commands(commands)
+    return parser, commands.choices
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    if args and args[0] in RULE_COMMANDS:
-        from rules.cli import main as rules_main
-        return rules_main(args, prog="schema-review", load_config=load_config)
-    if args and args[0] in BOT_COMMANDS:
-        from bot.local.main import main as review_main
-        return review_main(args, prog="schema-review")
-    stream = sys.stdout if args[:1] in (["-h"], ["--help"]) else sys.stderr
-    stream.write(USAGE)
-    return 0 if stream is sys.stdout else 2
+    parser, commands = _parser()
+    args = parser.parse_args(argv)
+    if args.command in RULE_COMMANDS:
+        return rules_cli.run(args, load_config=load_config)
+    from bot.local.main import run  # the review's imports, only for the commands that use them
+    return run(args, usage_error=commands[args.command].error)
 
 
 if __name__ == "__main__":

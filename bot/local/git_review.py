@@ -28,6 +28,11 @@ CONFIG_OUTSIDE = "the config file {path} is outside the repository; --config nam
 STATUSES = {"A": FileStatus.ADDED, "M": FileStatus.MODIFIED, "D": FileStatus.REMOVED,
             "R": FileStatus.RENAMED, "C": FileStatus.COPIED, "T": FileStatus.CHANGED}
 EXAMPLE_GIT = (*IDENTITY, "-c", "init.defaultBranch=main")
+# The pre-commit hook's default base; a clone made by `git init` + `git fetch` (or whose remote
+# was added later) has no REMOTE/HEAD, and git's own "Not a valid object name" says not why.
+REMOTE_HEAD_UNSET = ("{ref} is not set in this clone (git sets a remote's HEAD only when it "
+                     "clones): run `git remote set-head {remote} --auto` once, or pass --base "
+                     "with the branch to compare with (pre-commit: `args: [--base, {remote}/main]`)")
 
 
 def review_repo(repo: Path, base: str, head: str, *, config_file: Path | None = None,
@@ -36,6 +41,7 @@ def review_repo(repo: Path, base: str, head: str, *, config_file: Path | None = 
     for ref in (base, head):
         if not ref or ref.startswith("-"):
             raise LocalError(BAD_REF.format(ref=ref))  # git would read it as an option
+    _remote_head_set(repo, base)
     merge_base = git(repo, "merge-base", base, head).decode().strip()
     # The base's own tip, as the App reads the default branch's: the merge base is whatever
     # commit the branch was cut from, an older config of the branch author's choosing.
@@ -112,6 +118,17 @@ def repository_path(repo: Path, given: Path) -> str:
         return Path(os.path.normpath(given)).relative_to(top).as_posix()
     except ValueError:
         raise LocalError(CONFIG_OUTSIDE.format(path=given)) from None
+
+
+def _remote_head_set(repo: Path, ref: str) -> None:
+    """A base naming a remote's default branch (origin/HEAD) that this clone never recorded."""
+    remote, _slash, last = ref.rpartition("/")
+    if last != "HEAD" or not remote:
+        return
+    try:
+        git(repo, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+    except LocalError:
+        raise LocalError(REMOTE_HEAD_UNSET.format(ref=ref, remote=remote)) from None
 
 
 def name_status(repo: Path, base: str, head: str) -> list[tuple[FileStatus, str | None, str]]:

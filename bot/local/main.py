@@ -10,7 +10,7 @@ import sys
 import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, NoReturn, Sequence
 
 from rules import Severity
 from rules.output import Output
@@ -18,7 +18,8 @@ from rules.output import render as render_output
 from rules.output.github import command
 from rules.visible import visible, visible_json
 
-from bot.local import pull_event
+from bot.local import pull_event, step_outputs
+from bot.local.arguments import DESCRIPTION, add_commands
 from bot.config.configfile import ConfigError
 from bot.local.lifecycle import lifecycle_repo, render_text as lifecycle_text, to_json as lifecycle_json
 from bot.local.git import LocalError, show, staged_commit
@@ -30,71 +31,44 @@ from bot.render.review_json import to_json
 from bot.review.review import ReviewResult
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
-FAIL_ON = ("error", "warning", "never")
 NEEDS_REPO = ("--base, --head, --staged and --event go with --repo "
               "(without --repo the bundled example is reviewed)")
 STAGED_OR_HEAD = "--staged reviews the index as the head; it cannot go with --head"
 NOT_RUN = "schema-review could not run: {error}"
 SUMMARY_UNWRITABLE = "cannot write the summary to {path}: {problem}"
 SUMMARY = "## schema-review: {conclusion}\n\n**{title}**\n\n{summary}\n\n{text}\n"
-LIFECYCLE = ("List the migrations a repository has in flight: deprecated fields and when they "
-             "may go, double-writes, optional fields pending promotion to required.")
-DESCRIPTION = ("Review a local git change the way the schema-review App reviews a pull request, "
-               "and print what it found. Without --repo, review the bundled example.")
 
 
 def _parser(prog: str = "python -m bot") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION)
-    commands = parser.add_subparsers(dest="command", required=True)
-    run = commands.add_parser("review", help="review a local change (default: the bundled example)",
-                              description=DESCRIPTION)
-    run.add_argument("--repo", type=Path, metavar="DIR", help="a git repository")
-    run.add_argument("--base", metavar="REF", help="the pull request's base (default: main)")
-    run.add_argument("--head", metavar="REF", help="the pull request's head (default: HEAD)")
-    run.add_argument("--staged", action="store_true",
-                     help="review the staged changes (the index) as the head, as a pre-commit hook")
-    run.add_argument("--event", type=Path, metavar="FILE",
-                     help="take the base and head from a GitHub Actions pull_request event "
-                          "($GITHUB_EVENT_PATH; else origin/$GITHUB_BASE_REF and HEAD)")
-    run.add_argument("--config", type=Path, metavar="PATH",
-                     help="a schema-review.yml in the repository to use instead of "
-                          ".github/schema-review.yml; both are read at the base commit")
-    run.add_argument("--output", choices=[o.value for o in Output], default=Output.TEXT.value,
-                     help="text (default), json, github (workflow commands), junit or sarif")
-    run.add_argument("--summary-file", type=Path, metavar="FILE",
-                     help="append the App's check-run summary (Markdown) to FILE, "
-                          "e.g. $GITHUB_STEP_SUMMARY")
-    run.add_argument("--fail-on", choices=FAIL_ON, default="error",
-                     help="exit 1 on error-level findings (default), on warnings too, or never")
-    run.add_argument("--color", choices=("auto", "always", "never"), default="auto")
-    plan = commands.add_parser("lifecycle", help="the migrations in flight", description=LIFECYCLE)
-    plan.add_argument("--repo", type=Path, metavar="DIR", default=Path("."),
-                      help="a git repository (default: the current directory)")
-    plan.add_argument("--ref", default="HEAD", metavar="REF", help="the version to chart (default: HEAD)")
-    plan.add_argument("--config", type=Path, metavar="PATH",
-                      help="a schema-review.yml in the repository to use instead of "
-                           ".github/schema-review.yml; both are read at the ref")
-    plan.add_argument("--output", choices=("text", "json"), default="text")
+    add_commands(parser.add_subparsers(dest="command", required=True))
     return parser
 
 
 def main(argv: Sequence[str] | None = None, *, now: datetime | None = None,
          prog: str = "python -m bot") -> int:
     parser = _parser(prog)
-    args = parser.parse_args(argv)
+    return run(parser.parse_args(argv), now=now, usage_error=parser.error)
+
+
+def run(args: argparse.Namespace, *, usage_error: Callable[[str], NoReturn],
+        now: datetime | None = None) -> int:
+    """A parsed `review` or `lifecycle` command; `usage_error` exits with a usage message."""
     now = now or datetime.now(timezone.utc)
     if args.command == "lifecycle":
         return _lifecycle(args, now=now)
     if args.repo is None and (args.base or args.head or args.staged or args.event):
-        parser.error(NEEDS_REPO)
+        usage_error(NEEDS_REPO)
     if args.staged and args.head:
-        parser.error(STAGED_OR_HEAD)
+        usage_error(STAGED_OR_HEAD)
     try:
         with _change(args) as (repo, base, head):
             result = review_repo(repo, base, head, config_file=args.config, now=now)
             text = _render(result, args, head_lines=_head_lines(repo, head))
         if args.summary_file is not None:
             _append_summary(args.summary_file, result)
+        if args.outputs_file is not None:
+            step_outputs.append(args.outputs_file, result)
     except (LocalError, ConfigError) as error:
         print(f"error: {visible(error)}", file=sys.stderr)
         if args.output == Output.GITHUB.value:  # the annotation shows on the run's page

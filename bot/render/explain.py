@@ -10,13 +10,23 @@ from bot.config.config import (DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_I
 from bot.render.escape import code
 
 LABELS = {Severity.ERROR: "Breaking change", Severity.WARNING: "Warning", Severity.INFO: "Note"}
-BREAKS = {
-    Direction.BACKWARD: ("readers upgraded to the new schema cannot read data written with the "
-                         "old one (records already stored, messages still in flight)"),
-    Direction.FORWARD: ("readers still on the old schema cannot read data written with the new "
-                        "one (consumers that have not been upgraded yet)"),
+# Who reads what, per direction: an error says they cannot; a warning (a break the rule could
+# not confirm, one that loses values rather than fails, or a rule configured down to a warning)
+# says they may, never "cannot read".
+READERS = {
+    Direction.BACKWARD: ("readers upgraded to the new schema", "the old one",
+                         " (records already stored, messages still in flight)"),
+    Direction.FORWARD: ("readers still on the old schema", "the new one",
+                        " (consumers that have not been upgraded yet)"),
 }
+BREAKS = {direction: f"{who} cannot read data written with {other}{context}"
+          for direction, (who, other, context) in READERS.items()}
+MAY_BREAK = {direction: f"{who} may reject or misread some data written with {other}"
+             for direction, (who, other, _context) in READERS.items()}
 WHAT_BREAKS = "**What breaks:** {who}. {mode_note}"
+WHAT_MAY_BREAK = "**What may break** (in the case the message above describes): {who}. {mode_note}"
+MODE_WARNS = ("This is a warning, not a breaking change: the `{mode}` mode configured for this "
+              "file does not fail the check on it.")
 MODE_REQUIRES = "The `{mode}` mode configured for this file requires {required}."
 FOUND_AGAINST = " Found against version {against} of the base branch, not the base itself."
 MODE_IGNORES = ("The `{mode}` mode configured for this file does not require {direction} "
@@ -72,13 +82,22 @@ def what_breaks(finding: Finding, *, mode: Mode, transitive: bool = False) -> st
         return OWN_RULES[finding.rule]
     breaks = finding.breaks or frozenset()
     impact = _impacts().get(finding.rule)
+    warned = finding.severity is Severity.WARNING and bool(breaks & mode.directions)
+    name = mode.value + ("_transitive" if transitive else "")
     if impact:  # the rule's own account: its harm is not a plain read failure
+        if warned:
+            return WHAT_MAY_BREAK.format(who=impact[0].upper() + impact[1:].rstrip("."),
+                                         mode_note=MODE_WARNS.format(mode=name))
         checked = breaks & mode.directions
         note = MODE_REQUIRES.format(mode=mode.value, required=REQUIRED[mode]) if checked else ""
         return WHAT_BREAKS.format(who=impact[0].upper() + impact[1:], mode_note=note).rstrip()
     if not breaks:
         return ADVISORY
     checked = sorted(breaks & mode.directions, key=lambda d: d.value)
+    if warned:
+        who = "; and ".join(MAY_BREAK[d] for d in checked)
+        return WHAT_MAY_BREAK.format(who=who[0].upper() + who[1:],
+                                     mode_note=MODE_WARNS.format(mode=name))
     if not checked:
         direction = sorted(breaks, key=lambda d: d.value)[0]
         who = BREAKS[direction]
@@ -87,7 +106,6 @@ def what_breaks(finding: Finding, *, mode: Mode, transitive: bool = False) -> st
                                                                 direction=direction.value))
     who = "; and ".join(BREAKS[d] for d in checked)
     required = REQUIRED[mode] + (TRANSITIVE if transitive else "")
-    name = mode.value + ("_transitive" if transitive else "")
     found = FOUND_AGAINST.format(against=code(finding.against)) if finding.against else ""
     return WHAT_BREAKS.format(who=who[0].upper() + who[1:],
                               mode_note=MODE_REQUIRES.format(mode=name, required=required) + found)

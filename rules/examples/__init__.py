@@ -168,7 +168,10 @@ class _Nothing:
 
 
 def _listed(findings: list[Finding]) -> str:
-    items = ", ".join(f"{f.rule} {f.path}" for f in findings[:MISSING_LISTED])
+    """The findings where every output places them (file:line), not by their internal element
+    path (`Payment.reference<null>`), which the text of a review never shows."""
+    items = ", ".join(f"{f.rule} at {f.file}:{f.line}" + (" (old)" if f.side is Side.OLD else "")
+                      for f in findings[:MISSING_LISTED])
     return items + (", ..." if len(findings) > MISSING_LISTED else "")
 
 

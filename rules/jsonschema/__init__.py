@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Iterator
 
-from ..model import Finding, Options, Policy, SchemaError, Side
+from ..model import Finding, Options, SchemaError, Side
 from . import (branch_added, branch_removed, condition_changed, constraint_changed, constraint_loosened,
                constraint_tightened, content_model_narrowed, content_model_widened,
                dependency_added, dependency_removed, enum_changed, enum_narrowed, enum_widened,
@@ -28,15 +28,31 @@ RULES = (
     branch_removed, branch_added, oneof_branch_overlaps,
     external_ref_changed,
 )
-LENIENT_NOTE = ("Policy lenient: producers are assumed never to write properties a schema does "
-                "not declare, so adding an optional property to an open content model is "
-                "compatible. The strict policy follows Confluent's classification instead "
-                "(CLI: --policy strict; App: jsonschema.policy: strict).")
+LENIENT_NOTE = ("Policy lenient decided part of this comparison: producers are assumed never to "
+                "write properties a schema does not declare, so adding an optional property to "
+                "an open content model is compatible. The strict policy follows Confluent's "
+                "classification instead (CLI: --policy strict; App: jsonschema.policy: strict).")
 
-__all__ = ["RULES", "parse", "compare", "notes"]
+__all__ = ["RULES", "parse", "compare"]
 
 
-def compare(old: Parsed, new: Parsed, options: Options) -> Iterator[Finding]:
+class Comparison:
+    """One comparison's findings (iterate once) and, after that, its notes: the lenient policy
+    is named only where its assumption decided a case, never on every run (a closed model,
+    or an open one whose undeclared names changed nothing, leaves it unsaid)."""
+
+    def __init__(self, context: Context):
+        self._context = context
+
+    def __iter__(self) -> Iterator[Finding]:
+        return map(_attributed, self._context.findings())
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        return (LENIENT_NOTE,) if self._context.lenient_decided else ()
+
+
+def compare(old: Parsed, new: Parsed, options: Options) -> Comparison:
     """Raises the head's first reference that does not resolve (the base's stand for External,
     where nothing is compared: pairs.flat_pairs); references outside the repository do not
     count (outside.opaque), unless the base's set declared their target."""
@@ -50,7 +66,7 @@ def compare(old: Parsed, new: Parsed, options: Options) -> Iterator[Finding]:
         error.side = Side.OLD
         raise error
     unread = outside.opaque(old, new)
-    return map(_attributed, Context(old, new, options, RULES, outside=unread).findings())
+    return Comparison(Context(old, new, options, RULES, outside=unread))
 
 
 def _attributed(finding: Finding) -> Finding:
@@ -61,6 +77,3 @@ def _attributed(finding: Finding) -> Finding:
         return finding
     return dataclasses.replace(finding, file=file, line=int(finding.line), suggestion=None)
 
-
-def notes(options: Options) -> tuple[str, ...]:
-    return (LENIENT_NOTE,) if options.policy is Policy.LENIENT else ()

@@ -30,6 +30,23 @@ class Context:
         self._strict_twin: Context | None = None
         self.memo: dict = {}  # answers helpers worked out once per comparison
         self.cuts = 0  # walks stopped at a pair already being compared (recursion)
+        self._lenient_decided = False  # the lenient policy's assumption decided a case here
+
+    def lenient_assumes(self, holds: bool) -> bool:
+        """Whether the lenient policy's assumption (producers write no name the schema leaves
+        undeclared) settles a case: `holds` under lenient, never under strict. Recorded when it
+        does, so the policy is named only where it made a difference."""
+        if holds and not self.strict:
+            self._lenient_decided = True
+            return True
+        return False
+
+    @property
+    def lenient_decided(self) -> bool:
+        """Whether the lenient assumption settled a case of this comparison (or of the old
+        document's comparison with itself, which decides what old data may hold)."""
+        return self._lenient_decided or (self._within_old is not None
+                                         and self._within_old.lenient_decided)
 
     @property
     def strict(self) -> bool:

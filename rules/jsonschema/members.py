@@ -14,7 +14,7 @@ def added(ctx, parent, name: str) -> tuple[frozenset, bool]:
     found = ctx.breaks(fallback, parent.new.props[name], lines)
     breaks = set()
     # Old data may hold the name only where the old schema let it (STRICT: anywhere open).
-    if B in found and (declared or ctx.strict):
+    if B in found and not ctx.lenient_assumes(not declared):
         breaks.add(B)
     if F in found:
         breaks.add(F)  # new producers write it; old consumers check it against the fallback
@@ -33,6 +33,6 @@ def removed(ctx, parent, name: str) -> tuple[frozenset, bool]:
     if B in found:
         breaks.add(B)  # old data holds the name; the new schema's fallback rejects its value
     # New producers may write the name only where the new schema lets them.
-    if F in found and (declared or ctx.strict):
+    if F in found and not ctx.lenient_assumes(not declared):
         breaks.add(F)
     return frozenset(breaks), declared

@@ -47,7 +47,7 @@ def _compare(ctx, where: str, keyword: str, old: tuple, new: tuple, *, old_decla
              new_declared: bool) -> Iterator:
     found = ctx.breaks(old, new)
     # LENIENT: producers never wrote (old) or will never write (new) names nothing declares.
-    if B in found and (old_declared or ctx.strict):
+    if B in found and not ctx.lenient_assumes(not old_declared):
         yield B, where, keyword, old, new
-    if F in found and (new_declared or ctx.strict):
+    if F in found and not ctx.lenient_assumes(not new_declared):
         yield F, where, keyword, old, new

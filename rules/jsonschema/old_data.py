@@ -42,7 +42,7 @@ def cannot_match(ctx, old: Flat, new: Flat) -> bool:
         old = dataclasses.replace(old, types=values.meet(old.types, OBJECT)).finish()
         if not content.may_overlap(old, new):
             return True
-    if not ctx.strict and any(not declares(old, name) for name in new.required):
+    if ctx.lenient_assumes(any(not declares(old, name) for name in new.required)):
         return True  # `new` demands a name such data never holds
     return any(_discriminated(old, new, name) or _discriminated(new, old, name)
                for name in old.required.keys() | new.required.keys())

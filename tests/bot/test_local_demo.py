@@ -110,6 +110,10 @@ def test_the_base_tip_config_counts_not_the_one_the_branch_was_cut_from(tmp_path
 
 @pytest.mark.parametrize("base_files, argv, message", [
     ({}, ["--base", "nope", "--head", "feature"], "error: git merge-base failed:"),
+    # the pre-commit hook's base in a repository that never cloned (no origin/HEAD): the fix
+    ({}, ["--base", "origin/HEAD", "--head", "feature"],
+     "error: origin/HEAD is not set in this clone (git sets a remote's HEAD only when it clones): "
+     "run `git remote set-head origin --auto` once, or pass --base"),
     ({"ci/bad.yml": "version: 1\nrules:\n  NOPE_RULE: error\n"},
      ["--base", "main", "--head", "feature", "--config", "ci/bad.yml"],
      "error: ci/bad.yml:3: rules.NOPE_RULE: unknown rule"),

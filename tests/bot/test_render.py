@@ -127,6 +127,40 @@ def test_body_says_what_breaks_for_whom_in_which_mode(breaks, mode, wanted):
     assert f"`{mode.value}` mode" in body or not breaks
 
 
+RENAMED_WITH_DEFAULTS = ('{"type": "record", "name": "User", "fields": [\n'
+                         '  {"name": "level", "type": "int", "default": 0}\n]}\n')
+FORMAT_DATE = '{"type": "object", "properties": {"day": {"type": "string", "format": "date"}}}\n'
+
+
+@pytest.mark.parametrize("name, old, new", [
+    # readable with both defaults, but the values become the default
+    ("user.avsc", RENAMED_WITH_DEFAULTS, RENAMED_WITH_DEFAULTS.replace('"level"', '"tier"')),
+    # "format" is an annotation: no data is rejected unless validators assert it
+    ("day.schema.json", FORMAT_DATE, FORMAT_DATE.replace('"date"', '"date-time"')),
+])
+def test_a_warning_never_says_it_breaks(name, old, new):
+    """Real findings the rules lower to a warning: the body says what may break, and that it is
+    a warning, never the error's "cannot read" sentence."""
+    from rules import Source, check
+
+    report = check(Source(path=name, text=old), Source(path=name, text=new), mode=Mode.FULL)
+    warnings = [f for f in report.findings if f.severity is Severity.WARNING]
+    assert warnings, report.findings
+    for found in warnings:
+        body = place(found, file=review_of(found, mode=Mode.FULL, path=name), fingerprint="0" * 16).body
+        assert "**Warning**" in body and "cannot read" not in body and "**What breaks:**" not in body
+        assert "**What may break** (in the case the message above describes): " in body
+        assert "This is a warning, not a breaking change" in body
+
+
+@pytest.mark.parametrize("rule", ["PROTO_RPC_SIGNATURE_CHANGED", "AVRO_FIELD_ADDED_WITHOUT_DEFAULT"])
+def test_a_rule_configured_down_to_a_warning_says_it_may_break(rule):
+    body = place(finding(rule=rule, severity=Severity.WARNING, breaks=BOTH),
+                 file=review_of(mode=Mode.FULL), fingerprint="0" * 16).body
+    assert "**What may break**" in body and "not a breaking change" in body
+    assert "requires both backward and forward compatibility" not in body
+
+
 @pytest.mark.parametrize("rule, wanted", [
     ("PROTO_FIELD_DELETED_NOT_RESERVED", "Nothing yet: data written with the old schema still decodes"),
     ("PROTO_ENUM_VALUE_DELETED_NOT_RESERVED", "reuses the number"),

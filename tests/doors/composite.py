@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
@@ -22,6 +22,7 @@ class Run:
     stderr: str
     summary: str  # every step's $GITHUB_STEP_SUMMARY, in order
     steps_run: list[str]
+    outputs: dict[str, str] = field(default_factory=dict)  # the action's `outputs:`, evaluated
 
 
 def run_action(action_dir: Path, *, workspace: Path, temp: Path, inputs: Mapping[str, str],
@@ -58,12 +59,46 @@ def run_action(action_dir: Path, *, workspace: Path, temp: Path, inputs: Mapping
         out.stdout += done.stdout
         out.stderr += done.stderr
         out.summary += files["GITHUB_STEP_SUMMARY"].read_text()
+        # The runner reads a step's file commands whether or not it failed.
+        for name, value in _outputs(files["GITHUB_OUTPUT"].read_text()).items():
+            if "id" in step:
+                context[f"steps.{step['id']}.outputs.{name}"] = value
         # Lines added to $GITHUB_PATH go before PATH in every later step.
         path[:0] = reversed(files["GITHUB_PATH"].read_text().splitlines())
         out.code = done.returncode
         if done.returncode:
             break
+    out.outputs = {name: _output(spec["value"], context)
+                   for name, spec in action.get("outputs", {}).items()}
     return out
+
+
+def _output(text: str, context: Mapping[str, str]) -> str:
+    """An action output's value; a step output never set is the empty string, as on GitHub."""
+    unset = {match.group(1): "" for match in EXPRESSION.finditer(text)
+             if match.group(1).startswith("steps.")}
+    return _substitute(text, {**unset, **context})
+
+
+def _outputs(text: str) -> dict[str, str]:
+    """$GITHUB_OUTPUT's format: `name=value` lines, or `name<<DELIMITER`, lines, `DELIMITER`."""
+    found, lines = {}, iter(text.splitlines())
+    for line in lines:
+        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
+            name, delimiter = line.split("<<", 1)
+            value = []
+            for inner in lines:
+                if inner == delimiter:
+                    break
+                value.append(inner)
+            else:
+                raise AssertionError(f"{name}: no closing {delimiter!r}: the runner fails the step")
+            found[name] = "\n".join(value)
+        elif line:
+            name, _equals, value = line.partition("=")
+            assert _equals, f"not an output command: {line!r}"
+            found[name] = value
+    return found
 
 
 def _substitute(text: str, context: Mapping[str, str]) -> str:

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -89,6 +91,17 @@ def test_the_action_installs_itself_and_fails_a_breaking_pull_request(installed)
     assert git(workspace, "rev-parse", "--is-shallow-repository") == "false"  # it fetched the base
     assert run.summary.startswith("## schema-review: failure\n\n**1 breaking change in 1 schema file**")
     assert "| **error** | `events/user.avsc:3` | `AVRO_FIELD_ADDED_WITHOUT_DEFAULT` |" in run.summary
+    assert run.outputs == {"conclusion": "failure", "errors": "1", "warnings": "0"}
+
+
+def test_the_installed_command_knows_its_version(installed, project):
+    """The version comes from the installed package's metadata: pyproject.toml's, one source."""
+    with (project / "pyproject.toml").open("rb") as handle:
+        declared = tomllib.load(handle)["project"]["version"]
+    done = subprocess.run([str(installed["temp"] / "schema-review" / "bin" / "schema-review"),
+                           "--version"], cwd=installed["temp"], env=installed["environ"],
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (0, f"schema-review {declared}\n"), done.stderr
 
 
 def rerun(installed, tmp_path, origin, *, inputs=None, environ=None):
@@ -105,6 +118,7 @@ def rerun(installed, tmp_path, origin, *, inputs=None, environ=None):
 def test_fail_on_never_annotates_but_passes(installed, tmp_path, origin):
     run = rerun(installed, tmp_path, origin, inputs={"fail-on": "never"})
     assert run.code == 0 and ANNOTATION in run.stdout
+    assert run.outputs == {"conclusion": "failure", "errors": "1", "warnings": "0"}
     assert run.steps_run == ["Review the pull request's schema changes"]
 
 
@@ -120,6 +134,7 @@ def test_no_pull_request_at_all_is_a_clear_error(installed, tmp_path, origin):
     run = rerun(installed, tmp_path, origin, environ=environ)
     assert run.code == 2 and "is not about a pull request" in run.stderr
     assert run.stdout.startswith("::error title=schema-review::schema-review could not run: the event in ")
+    assert run.outputs == {"conclusion": "", "errors": "", "warnings": ""}  # not run: not set
 
 
 def rerun_on(installed, tmp_path, base: dict, head: dict, *, inputs=None):
@@ -166,6 +181,16 @@ def test_a_fixed_pull_request_passes(installed, tmp_path, origin):
     assert run.code == 0, run.stdout + run.stderr
     assert run.stdout.splitlines()[-1] == "schema-review: success: No breaking changes in 1 schema file"
     assert run.summary.startswith("## schema-review: success")
+    assert run.outputs == {"conclusion": "success", "errors": "0", "warnings": "0"}
+
+
+def test_warnings_are_counted_and_pass(installed, tmp_path):
+    base = USER.replace('"string"}', '"string"},\n  {"name": "level", "type": "int", "default": 0}')
+    run = rerun_on(installed, tmp_path, {"events/user.avsc": base},
+                   {"events/user.avsc": base.replace('"level"', '"tier"')})
+    assert run.code == 0, run.stdout + run.stderr
+    assert "::warning file=events/user.avsc,line=3,title=AVRO_FIELD_RENAMED_WITHOUT_ALIAS::" in run.stdout
+    assert run.outputs == {"conclusion": "success", "errors": "0", "warnings": "1"}
 
 
 def test_inputs_never_become_shell_code(installed, tmp_path, origin):

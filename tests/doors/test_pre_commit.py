@@ -74,6 +74,20 @@ def test_the_base_branch_is_configurable(tmp_path, project, environ):
             in refused.stdout + refused.stderr)
 
 
+def test_a_clone_without_origin_head_is_told_how_to_set_it(tmp_path, project, environ):
+    """The hook's default base is origin/HEAD, which only `git clone` records."""
+    work = clone(tmp_path, project, environ)
+    git(work, "remote", "set-head", "origin", "--delete")
+    write(work, {"events/user.avsc": OPTIONAL})
+    refused = commit(work, environ)
+    out = refused.stdout + refused.stderr
+    assert refused.returncode == 1 and "exit code: 2" in out, out
+    assert "error: origin/HEAD is not set in this clone" in out
+    assert "run `git remote set-head origin --auto` once, or pass --base" in out
+    assert "Not a valid object name" not in out
+    assert git(work, "rev-list", "--count", "HEAD") == "1"
+
+
 def test_a_staged_config_change_cannot_switch_the_hook_off(tmp_path, project, environ):
     """--config names a file on the base branch: the commit being made cannot relax it."""
     work = clone(tmp_path, project, environ, files={"ci/review.yml": "compatibility: backward\n"},

@@ -442,11 +442,11 @@ PEAK_BYTES = 200 * 1024 * 1024  # the CLI process, interpreter and runtimes incl
 
 
 @pytest.mark.parametrize("suffix, schema, old_type, new_type, rule", [
-    ("avsc", HUGE_FIXED, "int", "string", "AVRO_TYPE_CHANGED R.a"),
-    ("json", NESTED_ARRAYS, "integer", "string", "JSONSCHEMA_TYPE_CHANGED $.b"),
-    ("proto", REQUIRED_NESTING, "int32", "string", "PROTO_FIELD_TYPE_INCOMPATIBLE Top.b"),
-    ("json", HUGE_PATTERN, "integer", "string", "JSONSCHEMA_TYPE_CHANGED $.b"),
-    ("json", REPEATED_ENUM, "integer", "string", "JSONSCHEMA_TYPE_CHANGED $.b"),
+    ("avsc", HUGE_FIXED, "int", "string", "AVRO_TYPE_CHANGED"),
+    ("json", NESTED_ARRAYS, "integer", "string", "JSONSCHEMA_TYPE_CHANGED"),
+    ("proto", REQUIRED_NESTING, "int32", "string", "PROTO_FIELD_TYPE_INCOMPATIBLE"),
+    ("json", HUGE_PATTERN, "integer", "string", "JSONSCHEMA_TYPE_CHANGED"),
+    ("json", REPEATED_ENUM, "integer", "string", "JSONSCHEMA_TYPE_CHANGED"),
 ], ids=["avro-fixed-800MB", "jsonschema-nested-arrays", "protobuf-required-nesting",
         "jsonschema-pattern-2.5GB", "jsonschema-enum-value-repeated"])
 def test_an_example_over_the_size_limit_is_refused_before_it_is_built(tmp_path, suffix, schema,
@@ -464,7 +464,7 @@ def test_an_example_over_the_size_limit_is_refused_before_it_is_built(tmp_path, 
     assert int(peak_kib) * 1024 < PEAK_BYTES
     assert "example: none found" in result.stdout
     assert (f"note: examples_over_size_limit: 1 error finding(s) have no example within the size "
-            f"limit: the records tried would pass 20000 characters as JSON: {rule}") in result.stdout
+            f"limit: the records tried would pass 20000 characters as JSON: {rule} at {new}:") in result.stdout
 
 
 MEASURED = ("import resource, subprocess, sys\n"

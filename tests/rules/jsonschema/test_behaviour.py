@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 import rules
 from rules.jsonschema import LENIENT_NOTE
 from rules.model import Format, Mode, Options, Policy, Severity, Source
@@ -18,6 +20,34 @@ def _check(old: str, new: str, **kwargs) -> rules.Report:
 def test_lenient_states_its_assumption_once():
     report = _check(OPEN_OLD, OPEN_NEW)
     assert report.notes == (LENIENT_NOTE,) and report.compatible
+
+
+CLOSED_OLD = json.dumps({"type": "object", "additionalProperties": False,
+                         "properties": {"foo": {"type": "string"}}}, indent=2)
+
+
+@pytest.mark.parametrize("old, new", [
+    # a closed model: no undeclared name was ever written, the policy decides nothing
+    (CLOSED_OLD, json.dumps({**json.loads(CLOSED_OLD), "properties": {
+        "foo": {"type": "string"}, "bar": {"type": "number"}}})),
+    # an open model whose declared property changed: undeclared names play no part
+    (OPEN_OLD, OPEN_OLD.replace('"string"', '"integer"')),
+    (OPEN_OLD, OPEN_OLD.replace('"string"}', '"string", "maxLength": 3}')),
+    (CLOSED_OLD, CLOSED_OLD),
+], ids=["closed-addition", "open-type-change", "open-constraint", "unchanged"])
+def test_lenient_is_not_named_where_it_decided_nothing(old, new):
+    assert _check(old, new).notes == ()
+
+
+def test_github_output_has_no_policy_notice_for_a_closed_model(tmp_path, capsys):
+    from rules.cli import main
+
+    (tmp_path / "old.json").write_text(CLOSED_OLD)
+    (tmp_path / "new.json").write_text(CLOSED_OLD.replace('"string"', '"integer"'))
+    assert main(["check", str(tmp_path / "old.json"), str(tmp_path / "new.json"),
+                 "--output", "github"]) == 1
+    out = capsys.readouterr().out
+    assert "::error " in out and "::notice" not in out and "lenient" not in out
 
 
 def test_strict_has_no_note_and_breaks_on_open_model_addition():
