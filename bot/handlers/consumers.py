@@ -18,7 +18,8 @@ from bot.config.config import Config
 from bot.config.consumers import split_owner
 from bot.overrides.records import scope_of, seal, unseal
 from bot.render import consumers as render
-from bot.review.notices import Notice, notices, owners_of
+from bot.render.model import Notice
+from bot.review.notices import notices, owners_of
 from bot.review.review import ReviewResult
 
 log = logging.getLogger("schema_review.consumers")

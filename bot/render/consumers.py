@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from bot.render.escape import cell, code, text as prose
-from bot.review.notices import Change, Notice
+from bot.render.model import Change, Notice
 
 HEADING = "### Consumers asked to review"
 LEAD = ("This pull request changes elements of files that others read (`consumers:` in the default "

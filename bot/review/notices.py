@@ -6,9 +6,7 @@ starts a double-write, or makes a field required; additions and loosenings are n
 """
 from __future__ import annotations
 
-import enum
 import re
-from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from rules import Finding, Severity
@@ -17,17 +15,7 @@ from bot.config.bot_rules import DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED
 from bot.config.config import Config
 from bot.lifecycle.migrations import Kind
 from bot.lifecycle.promotion import promoted
-from bot.render.model import FileReview
-
-
-class Change(enum.StrEnum):
-    DEPRECATED = "deprecated"
-    DOUBLE_WRITE = "double-write started"
-    REMOVED = "removed"
-    RENAMED = "renamed"
-    MADE_REQUIRED = "made required"
-    BREAKS = "breaking change"
-
+from bot.render.model import Change, FileReview, Notice
 
 # An element's removal, by the rule that reports it: fields, properties, enum values and
 # symbols, messages, services and methods (a union branch or a dependency is a constraint).
@@ -37,20 +25,6 @@ REMOVALS = frozenset({SCHEMA_FILE_REMOVED, DEPRECATION_WINDOW})
 RENAME = re.compile(r".*_RENAMED(?:_.*)?")
 STARTED = {Kind.DEPRECATED: Change.DEPRECATED, Kind.DOUBLE_WRITE: Change.DOUBLE_WRITE}
 WHOLE_FILE = "(the whole file)"
-
-
-@dataclass(frozen=True)
-class Notice:
-    file: str
-    element: str
-    change: Change
-    owners: tuple[str, ...]  # `@user` / `@org/team`, from the default branch's config
-    names: tuple[str, ...] = ()  # the matching consumers' labels
-    replacement: str | None = None  # the new half of a double-write
-
-    @property
-    def key(self) -> tuple[str, str, str]:
-        return self.file, self.element, self.change.value
 
 
 def notices(files: Sequence[FileReview], config: Config) -> list[Notice]:

@@ -13,8 +13,8 @@ from bot.handlers import consumers as handler
 from bot.lifecycle.migrations import Kind, Migration
 from bot.overrides.records import derive_key, scope_of, seal
 from bot.render import consumers as render
-from bot.render.model import FileReview
-from bot.review.notices import Change, Notice, notices
+from bot.render.model import Change, FileReview, Notice
+from bot.review.notices import notices
 from tests.security.markdown_check import problems, table_cells
 
 CONFIG = parse_config("""consumers:
