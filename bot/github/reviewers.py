@@ -15,9 +15,11 @@ class Reviewers(RepoBase):
             "POST", f"{self._repo.url}/pulls/{int(number)}/requested_reviewers",
             input={"reviewers": list(users), "team_reviewers": list(teams)})
 
-    @operation("own_reviews", reads=True)
+    @operation("own_reviews")
     def own_reviews(self, number: int, login: str) -> list[str]:
-        """The bodies of the pull request's reviews that the App (`login`) wrote, oldest first."""
+        """The bodies of the pull request's reviews that the App (`login`) wrote, oldest first.
+        Not a cancellable read: it runs after the check is complete, which a newer push must
+        not turn into `cancelled`."""
         url, out = f"{self._repo.url}/pulls/{int(number)}/reviews", []
         for page in range(1, MAX_PAGES + 1):
             _headers, data = self._client.requester.requestJsonAndCheck(

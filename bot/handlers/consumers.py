@@ -31,6 +31,9 @@ REFUSED = ("GitHub would not request a review (not a collaborator, or a team wit
            "this repository)")
 OTHER_ORGANISATION = "a team of another organisation cannot be asked to review here"
 OVER_LIMIT = f"not asked: at most {MAX_REQUESTS} review requests are made per pull request"
+# Changes remembered (as short digests) in the sealed record: it must stay far below GitHub's
+# body limit however large the pull request; changes past these count as told.
+ROWS_KEPT = 500
 # GitHub's answers for a reviewer it cannot request; anything else is GitHub failing, not a refusal.
 CANNOT_REQUEST = (403, 404, 422)
 
@@ -48,8 +51,8 @@ class Earlier:
 def notify_consumers(github, repo, pull, result: ReviewResult, config: Config, *, head_sha: str) -> None:
     """Request the reviews and post the table; a GitHub failure here is logged, never the verdict's."""
     found = notices(result.files, config)
-    if not found:
-        return  # no consumers, or nothing they are told about: not one call
+    if not found or github.record_key is None:
+        return  # no consumers, nothing they are told about, or no key to remember them by: not one call
     try:
         _notify(github, repo, pull, found, head_sha=head_sha)
     except GithubException as error:
@@ -62,17 +65,19 @@ def _notify(github, repo, pull, found: list[Notice], *, head_sha: str) -> None:
     earlier = _earlier(repo.own_reviews(pull.number, login), key=github.record_key, scope=scope)
     if head_sha in earlier.heads:
         return
-    rows = {_digest(notice) for notice in found}
+    rows = {_digest(notice) for notice in found[:ROWS_KEPT]}
     author = (pull.user.login or "").lower()
     wanted = [o for o in owners_of(found) if o.lstrip("@").lower() != author]
     fresh = [o for o in wanted if o not in earlier.asked and o not in earlier.refused]
     if not fresh and rows <= earlier.rows:
         return  # nobody new to ask, nothing new to tell
     asked, refused = _request(repo, pull.number, fresh)
-    record = seal({"kind": RECORD_KIND, "head": head_sha, "asked": [*earlier.asked, *asked],
-                   "refused": sorted(earlier.refused | set(refused)), "rows": sorted(earlier.rows | rows)},
-                  key=github.record_key, scope=scope)
     before = [o for o in earlier.asked if o in wanted]
+    if not (asked or refused or before):
+        return  # the author is the only consumer: a table would tell them of their own change
+    record = seal({"kind": RECORD_KIND, "head": head_sha, "asked": [*earlier.asked, *asked],
+                   "refused": sorted(earlier.refused | set(refused)), "rows": _kept(rows, earlier.rows)},
+                  key=github.record_key, scope=scope)
     repo.create_review(pull, head_sha=head_sha, comments=[],
                        body=render.body(found, asked=asked, before=before, refused=refused, record=record))
 
@@ -129,5 +134,10 @@ def _asked(repo, number: int, owners: list[str]) -> bool:
     return True
 
 
+def _kept(current: set[str], before: set[str]) -> list[str]:
+    """The digests the record keeps: this push's first, then earlier ones, ROWS_KEPT in all."""
+    return (sorted(current) + sorted(before - current))[:ROWS_KEPT]
+
+
 def _digest(notice: Notice) -> str:
-    return hashlib.sha256("\0".join(notice.key).encode("utf-8")).hexdigest()[:16]
+    return hashlib.sha256("\0".join(notice.key).encode("utf-8")).hexdigest()[:10]

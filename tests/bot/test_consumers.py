@@ -183,3 +183,22 @@ def test_github_failing_is_logged_never_raised(caplog):
     repo = Down()
     notify(repo)
     assert repo.posted == [] and "consumers not notified" in caplog.text
+
+
+def test_a_huge_pull_request_gets_a_body_github_accepts_and_is_still_told_once():
+    from bot.render.markdown import MAX_OUTPUT, clip
+    many = SimpleNamespace(files=(reviewed(*[finding("AVRO_TYPE_CHANGED", f"Order.f{n}" + "x" * 200)
+                                             for n in range(2000)]),))
+    repo = FakeRepo()
+    handler.notify_consumers(GITHUB, repo, PULL, many, CONFIG, head_sha="h1")
+    [body] = repo.posted
+    assert len(body.encode()) < MAX_OUTPUT and clip(body) == body and "…and 1950 more" in body
+    handler.notify_consumers(GITHUB, repo, PULL, many, CONFIG, head_sha="h2")
+    assert len(repo.posted) == 1 and len(repo.requests) == 1
+
+
+def test_an_author_who_is_the_only_consumer_is_neither_asked_nor_told():
+    config = parse_config('consumers: [{paths: ["schemas/**"], owners: ["@MONA"]}]\n')
+    repo = FakeRepo()
+    notify(repo, config=config)
+    assert repo.requests == [] and repo.posted == []
