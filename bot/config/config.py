@@ -25,6 +25,7 @@
 | `override.allow_committers` | `false` | whether someone who authored, committed or pushed a commit of the pull request may override it |
 | `override.min_reason_length` | `10` | characters the override's reason needs |
 | `override.conclusion` | `success` | conclusion of an overridden check: `success` or `neutral` |
+| `consumers` | `[]` | `[{paths: [globs], owners: ["@org/team", "@user"], name: label}]`: who reads which files; the App asks them to review a change that deprecates, removes, renames or breaks an element (bot/handlers/consumers.py) |
 
 Formats not listed under `paths` keep their default globs; `[]` turns a format off.
 
@@ -45,7 +46,7 @@ from rules import Format, Mode, Policy, Severity
 from rules.protobuf import bufrules, categories
 from rules.protobuf.bufyaml import Layout
 
-from bot.config import configschema, globs
+from bot.config import configschema, consumers, globs
 from bot.config.bot_rules import (  # noqa: F401 (re-exported: the config's readers name them from here)
     BOT_RULES, DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_IDENTITY_DUPLICATED, SCHEMA_INVALID,
     SCHEMA_NOT_REVIEWED, SCHEMA_REVIEW_BUDGET, Conclusion)
@@ -140,6 +141,7 @@ class Config:
     promotion_window_days: int = 90
     max_files: int = 300
     override: OverridePolicy = OverridePolicy()
+    consumers: tuple[consumers.Consumer, ...] = ()
 
     def classify(self, path: str) -> Classification | None:
         """The format and mode a repository path is reviewed with, or None when it is no schema."""
@@ -174,6 +176,9 @@ class Config:
 
     def severity(self, rule: str, default: Severity) -> Severity | None:
         return self.severities.get(rule, default)
+
+    def consumers_of(self, path: str) -> tuple[consumers.Consumer, ...]:
+        return consumers.consumers_of(self.consumers, path)
 
 
 def parse_config(text: str | None, *, known_rules: frozenset[str] | None = None,
@@ -280,9 +285,12 @@ _READERS = {
     "promotion_window_days": lambda n: n.integer(low=0, high=3650),
     "max_files": lambda n: n.integer(low=1, high=3000),
     "override": _override_policy,
+    "consumers": consumers.read,
 }
 _TOP_KEYS = ("version", *_READERS, "jsonschema", "protobuf", "rules", EXTENDS_KEY)
 # The schema's findings on these keys, in the words the parser has always used for them.
 _SCHEMA_WORDING = {("version",): BAD_VERSION, ("protobuf", "import_roots", "[]"): BAD_ROOT,
                    ("protobuf", "categories"): NO_CATEGORY,
-                   ("rules", "*"): UNKNOWN_RULE, (EXTENDS_KEY,): BAD_TARGET.format(owner="OWNER")}
+                   ("rules", "*"): UNKNOWN_RULE, (EXTENDS_KEY,): BAD_TARGET.format(owner="OWNER"),
+                   ("consumers", "[]", "owners"): consumers.NO_OWNER,
+                   ("consumers", "[]", "owners", "[]"): consumers.BAD_OWNER}

@@ -5,7 +5,8 @@ from bot.github.checks import CheckRuns
 from bot.github.comments import Comments
 from bot.github.people import People
 from bot.github.reads import RepoReads
+from bot.github.reviewers import Reviewers
 
 
-class RepoClient(RepoReads, CheckRuns, Comments, People):
+class RepoClient(RepoReads, CheckRuns, Comments, People, Reviewers):
     """Named operations on one repository, as the handlers need them."""

@@ -11,6 +11,7 @@ from bot.github.checks import LOOK_UP, Verdict
 from bot.ambient.jobs import Job, Superseded, is_final
 from bot.overrides.verdict import active, records_in, verdict
 from bot.overrides.permissions import decide, level
+from bot.handlers.consumers import notify_consumers
 from bot.handlers.publish import publish_comments
 from bot.overrides.records import scope_of
 from bot.ambient.stages import recording, stage
@@ -258,7 +259,7 @@ def _conclude(github, repo, run, target: Target, pull, config: Config, result: R
                 summary = SIBLING_NOTE.format(number=number, base=code(other.base.ref)) + found[2]
     with stage("publish"):
         return _publish(github, repo, run, target, pull, result, conclusion, title, summary,
-                        in_group=in_group, state=state)
+                        in_group=in_group, state=state, config=config)
 
 
 def _overridden(github, repo, pulls: list, config: Config, result: ReviewResult, *, conversation=None):
@@ -273,13 +274,15 @@ def _overridden(github, repo, pulls: list, config: Config, result: ReviewResult,
 
 
 def _publish(github, repo, run, target: Target, pull, result: ReviewResult, conclusion: Conclusion,
-             title: str, summary: str, *, in_group: bool, state: ReviewState | None) -> str:
+             title: str, summary: str, *, in_group: bool, state: ReviewState | None,
+             config: Config) -> str:
     repo.complete_check_run(run, conclusion=conclusion.value, title=title, summary=summary,
                             text=result.text or None, annotations=list(result.annotations),
                             actions=[OVERRIDE_ACTION] if conclusion is Conclusion.FAILURE and not in_group else [])
     if not in_group:
         publish_comments(repo, pull, result, head_sha=target.head_sha, bot_login=github.bot_login(),
                          threads=state.threads if state else None)
+        notify_consumers(github, repo, pull, result, config, head_sha=target.head_sha)
     return conclusion.value
 
 

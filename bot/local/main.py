@@ -23,8 +23,10 @@ from bot.local.arguments import DESCRIPTION, add_commands
 from bot.config.configfile import ConfigError
 from bot.local.lifecycle import lifecycle_repo, render_text as lifecycle_text, to_json as lifecycle_json
 from bot.local.git import LocalError, show, staged_commit
-from bot.local.git_review import example_repo, review_repo
+from bot.local.git_review import example_repo, load_config, review_repo
 from bot.render import terminal
+from bot.render.escape import code
+from bot.review.notices import notices, owners_of
 from bot.render.model import Conclusion
 from bot.render.outcome import outcome
 from bot.render.review_json import to_json
@@ -37,6 +39,9 @@ STAGED_OR_HEAD = "--staged reviews the index as the head; it cannot go with --he
 NOT_RUN = "schema-review could not run: {error}"
 SUMMARY_UNWRITABLE = "cannot write the summary to {path}: {problem}"
 SUMMARY = "## schema-review: {conclusion}\n\n**{title}**\n\n{summary}\n\n{text}\n"
+# One line when the change concerns `consumers:`: asking them is the App's, which this run is not.
+CONSUMERS = ("This change concerns consumers ({owners}): the schema-review App asks them to review on "
+             "GitHub and keeps their answers; this run cannot.")
 
 
 def _parser(prog: str = "python -m bot") -> argparse.ArgumentParser:
@@ -65,8 +70,10 @@ def run(args: argparse.Namespace, *, usage_error: Callable[[str], NoReturn],
         with _change(args) as (repo, base, head):
             result = review_repo(repo, base, head, config_file=args.config, now=now)
             text = _render(result, args, head_lines=_head_lines(repo, head))
+            owners = owners_of(notices(result.files, load_config(repo, base, config_file=args.config)))
+        text += _consumers_line(owners, Output(args.output))
         if args.summary_file is not None:
-            _append_summary(args.summary_file, result)
+            _append_summary(args.summary_file, result, owners)
         if args.outputs_file is not None:
             step_outputs.append(args.outputs_file, result)
     except (LocalError, ConfigError) as error:
@@ -121,10 +128,23 @@ def _head_lines(repo: Path, head: str):
     return lines
 
 
-def _append_summary(path: Path, result: ReviewResult) -> None:
+def _consumers_line(owners: list[str], output: Output) -> str:
+    """The line for text and workflow-command output; machine formats (json, junit, sarif) stay as they are."""
+    if not owners:
+        return ""
+    if output is Output.TEXT:
+        return CONSUMERS.format(owners=visible(", ".join(owners))) + "\n"
+    if output is Output.GITHUB:
+        return command("notice", CONSUMERS.format(owners=", ".join(owners)), title="schema-review") + "\n"
+    return ""
+
+
+def _append_summary(path: Path, result: ReviewResult, owners: list[str]) -> None:
     """The check run's title, summary and text as the App posts them (GitHub renders them)."""
     text = SUMMARY.format(conclusion=result.conclusion.value, title=result.title,
                           summary=result.summary, text=result.text)
+    if owners:
+        text += "\n" + CONSUMERS.format(owners=", ".join(code(owner) for owner in owners)) + "\n"
     try:
         with path.open("a", encoding="utf-8") as handle:
             handle.write(text)

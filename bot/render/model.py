@@ -1,6 +1,7 @@
 """What reviewing the pull request produced, in the shapes the renderers and handlers consume."""
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 
 from rules import Finding, Format, Mode, Severity, Side
@@ -81,3 +82,30 @@ class FileComment:
 
 
 Comment = InlineComment | FileComment
+
+
+class Change(enum.StrEnum):
+    """What a change does to an element a consumer reads (bot/review/notices.py decides)."""
+
+    DEPRECATED = "deprecated"
+    DOUBLE_WRITE = "double-write started"
+    REMOVED = "removed"
+    RENAMED = "renamed"
+    MADE_REQUIRED = "made required"
+    BREAKS = "breaking change"
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One change a file's consumers are asked to review."""
+
+    file: str
+    element: str
+    change: Change
+    owners: tuple[str, ...]  # `@user` / `@org/team`, from the default branch's config
+    names: tuple[str, ...] = ()  # the matching consumers' labels
+    replacement: str | None = None  # the new half of a double-write
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return self.file, self.element, self.change.value

@@ -4,6 +4,7 @@ import pytest
 from bot.config.config import (BOT_RULES, Compatibility, Config, OverridePolicy, Permission,
                         parse_config)
 from bot.config.configfile import MAX_CONFIG_BYTES, ConfigError
+from bot.config.consumers import Consumer
 from bot.render.model import Conclusion
 from rules import Format, Mode, Policy, Severity
 
@@ -39,6 +40,10 @@ VALID = [
      "  conclusion: neutral\n",
      {"override": OverridePolicy(min_permission=Permission.MAINTAIN, allow_users=("octocat",),
                                  allow_author=True, conclusion=Conclusion.NEUTRAL)}),
+    ("consumers:\n  - paths: [schemas/orders/**]\n    owners: ['@acme/billing', '@octo-cat']\n"
+     "    name: Billing\n  - paths: '**/*.proto'\n    owners: ['@acme/mobile_apps', '@acme/billing', '@acme/billing']\n",
+     {"consumers": (Consumer(("schemas/orders/**",), ("@acme/billing", "@octo-cat"), "Billing"),
+                    Consumer(("**/*.proto",), ("@acme/mobile_apps", "@acme/billing")))}),
 ]
 
 
@@ -80,6 +85,17 @@ ERRORS = [
     ("override:\n  min_permission: owner\n", f"{FILE}:2: override.min_permission: expected one of read, triage"),
     ("override:\n  conclusion: failure\n", f"{FILE}:2: override.conclusion: expected one of success, neutral"),
     ("compatibility: full\ncompatibility: forward\n", f"{FILE}:2: compatibility: duplicate key"),
+    ("consumers:\n  - paths: [a/**]\n", f"{FILE}:2: consumers[0]: missing key 'owners'"),
+    ("consumers:\n  - paths: [a/**]\n    owners: []\n", f"{FILE}:3: consumers[0].owners: expected at least one owner"),
+    ("consumers:\n  - paths: [a/**]\n    owners:\n      - '@acme/billing'\n      - acme/billing\n",
+     f"{FILE}:5: consumers[0].owners[1]: expected `@user` or `@org/team`"),
+    ("consumers:\n  - paths: [a/**]\n    owners: ['@acme/billing <img src=x>']\n",
+     f"{FILE}:3: consumers[0].owners[0]: expected `@user` or `@org/team`"),
+    ("consumers:\n  - paths: [a/**]\n    owners: ['@-bad-']\n", f"{FILE}:3: consumers[0].owners[0]: expected `@user`"),
+    ("consumers:\n  - paths: [a/**]\n    owners: [\"@acme/team\\n\"]\n", f"{FILE}:3: consumers[0].owners[0]: expected `@user`"),
+    ("consumers:\n  - paths: [a/**]\n    owners: ['@a/b/c']\n", f"{FILE}:3: consumers[0].owners[0]: expected `@user`"),
+    ("consumers:\n  - paths: [a/**]\n    owners: ['@acme']\n    team: x\n", f"{FILE}:4: consumers[0].team: unknown key"),
+    ("consumers:\n  paths: [a/**]\n", f"{FILE}:1: consumers: expected a list"),
     ("- a\n- b\n", f"{FILE}:1: expected a mapping of keys to values"),
     ("paths: [\n", f"{FILE}:2: not valid YAML"),
     ("exclude: !!python/object/apply:os.system ['true']\n",

@@ -24,6 +24,7 @@ LEVELS = {
     "jsonschema: {{{K}: 1}}": SCHEMA["properties"]["jsonschema"],
     "protobuf: {{{K}: 1}}": SCHEMA["properties"]["protobuf"],
     "override: {{{K}: 1}}": SCHEMA["properties"]["override"],
+    "consumers: [{{{K}: 1}}]": SCHEMA["properties"]["consumers"]["items"],
 }
 
 
@@ -101,6 +102,12 @@ DOCUMENTS = [
     "overrides: [{paths: [a/**], compatibility: full, extra: 1}]\n", "overrides: [{compatibility: full}]\n",
     "compatibility: ' Forward '\n", "protobuf: {categories: [wire_json]}\n", "exclude: [a, 3]\n",
     "version: 1\nmax_files: 0\ncompatibility: sideways\n", "_extends: acme/.github\nversion: 3\n",
+    "consumers: [{paths: [a/**], owners: ['@acme/billing', '@octocat'], name: Billing}]\n",
+    "consumers: [{paths: a/**, owners: ['@acme/billing']}]\n", "consumers: [{paths: [a/**]}]\n",
+    "consumers: [{paths: [a/**], owners: []}]\n", "consumers: [{paths: [a/**], owners: [acme]}]\n",
+    "consumers: [{paths: [a/**], owners: ['@acme/']}]\n", "consumers: [{paths: [a/**], owners: ['@acme'], name: ''}]\n",
+    "consumers: [{paths: [a/**], owners: '@acme'}]\n", "consumers: {paths: [a/**]}\n",
+    "consumers: [{paths: [a/**], owners: ['@acme'], extra: 1}]\n",
     (REPO / "bot" / "example" / "base" / ".github" / "schema-review.yml").read_text(),
 ]
 

@@ -75,3 +75,18 @@ def test_errors_name_the_file_and_line_the_value_came_from(base, file_line):
 def test_an_empty_base_leaves_the_repository_file_as_it_is():
     config, _reads = parsed("_extends: .github\ncompatibility: forward\n", base="# nothing yet\n")
     assert config.compatibility is Compatibility.FORWARD and config.exclude == ()
+
+
+def test_consumers_are_shared_from_the_base_and_a_repository_list_replaces_them():
+    base = BASE + "consumers:\n  - paths: ['schemas/**']\n    owners: ['@acme/billing']\n"
+    shared, _reads = parsed("_extends: .github\n", base=base)
+    assert [c.owners for c in shared.consumers_of("schemas/order.avsc")] == [("@acme/billing",)]
+    own, _reads = parsed("_extends: .github\nconsumers:\n  - paths: ['x/**']\n    owners: ['@octocat']\n",
+                         base=base)
+    assert own.consumers_of("schemas/order.avsc") == () and own.consumers_of("x/a.proto")[0].owners == ("@octocat",)
+
+
+def test_a_bad_owner_in_the_base_is_an_error_at_its_line_in_the_base():
+    with pytest.raises(ConfigError) as raised:
+        parsed("_extends: .github\n", base="consumers:\n  - paths: [a]\n    owners: ['@a b']\n")
+    assert str(raised.value).startswith("acme/.github:.github/schema-review.yml:3: consumers[0].owners[0]")

@@ -28,6 +28,7 @@ check_responses=True)``):
               merge_pull(pull, *, squash=False) -> merge sha (mergedAt: now, GitHub's clock),
               set_permission(owner, name, username, permission, role_name=None),
               set_team_member(org, team_slug, username, *, role="member", state="active"),
+              grant_team(owner, name, team_slug) (the team may be asked to review),
               add_issue_comment(pull, body, *, user="octocat", user_type="User") -> IssueComment,
               set_rate_remaining(n), add_delivery(event, *, action, status_code, guid, redelivery,
               delivered_at) -> Delivery
@@ -35,7 +36,8 @@ check_responses=True)``):
               violations, response_violations, take_violations()
   inspectors  check_runs(owner, name, sha=None), reviews(owner, name, number=None),
               review_comments(owner, name, number=None) (.is_minimized), issue_comments(...),
-              reactions(comment_id=None), statuses, redeliveries
+              reactions(comment_id=None), statuses, redeliveries,
+              requested_reviewers(owner, name, number) -> {"users": [...], "teams": [...]}
   faults      inject(method, path_regex, *, status=None, times=1, headers=None, delay=0.0,
               body=None) -> Fault, clear_faults()
   webhooks    deliver(app_url, event, payload, secret, *, delivery_id=None) -> requests.Response,

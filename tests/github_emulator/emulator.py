@@ -153,6 +153,10 @@ class GitHubEmulator(Inspection):
         self.state.team_members[(org.lower(), team_slug.lower(), username.lower())] = {
             "role": role, "state": state}
 
+    def grant_team(self, owner: str, name: str, team_slug: str) -> None:
+        """Give a team of the owner's organisation access to the repository (so it can review)."""
+        self.state.repo_teams.add((self.repo(owner, name).full_name.lower(), team_slug.lower()))
+
     def add_review_thread(self, pull: PullRequest, body: str, path: str, *, user: str = "octocat") -> ReviewComment:
         """A file-level review comment someone else started (a new thread) on the pull request."""
         with self.state.lock:

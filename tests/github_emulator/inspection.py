@@ -65,6 +65,11 @@ class Inspection:
         return [c for c in self.state.issue_comments.values()
                 if c.repo == full and number in (None, c.issue_number)]
 
+    def requested_reviewers(self, owner: str, name: str, number: int) -> dict[str, list[str]]:
+        """Who was asked to review: {"users": [logins], "teams": [slugs]}, in the order asked."""
+        found = self.state.requested.get((self.repo(owner, name).full_name.lower(), number), {})
+        return {"users": list(found.get("users", [])), "teams": list(found.get("teams", []))}
+
     def reactions(self, comment_id: int | None = None) -> list[Reaction]:
         return [r for r in self.state.reactions.values() if comment_id in (None, r.comment_id)]
 

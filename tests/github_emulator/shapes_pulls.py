@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .records import CheckRun, IssueComment, Reaction, Review, ReviewComment
 from .repos import PullRequest
-from .shapes import _web, app, repository, user
+from .shapes import _web, app, repository, user, user_id
 
 OMITTED_WHEN_NULL = {"position", "original_position", "in_reply_to_id", "line", "original_line", "side"}
 
@@ -32,6 +32,15 @@ def pull(api: str, pr: PullRequest) -> dict:
             "commits": len(pr.commits()), "changed_files": len(files),
             "additions": sum(f.additions for f in files), "deletions": sum(f.deletions for f in files),
             "_links": {k: {"href": v} for k, v in (("self", f"{base}/pulls/{pr.number}"), ("html", html))}}
+
+
+def team(api: str, org: str, slug: str) -> dict:
+    """A team as a review request lists it (the filler adds the fields that carry no meaning here)."""
+    return {"id": user_id(f"{org}/{slug}"), "node_id": f"T_emu{slug}", "name": slug, "slug": slug,
+            "description": None, "permission": "push", "type": "organization", "parent": None,
+            "url": f"{api}/orgs/{org}/teams/{slug}", "html_url": f"{_web(api)}/orgs/{org}/teams/{slug}",
+            "members_url": f"{api}/orgs/{org}/teams/{slug}/members{{/member}}",
+            "repositories_url": f"{api}/orgs/{org}/teams/{slug}/repos"}
 
 
 def review(api: str, item: Review, kind: str) -> dict:

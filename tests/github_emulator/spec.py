@@ -47,6 +47,22 @@ EXTRA_PATHS: dict[str, dict] = {
                                "pem": {"type": "string"}}}]}}}},
             "404": {"$ref": "#/components/responses/not_found"},
             "422": {"$ref": "#/components/responses/validation_failed_simple"}}}},
+    # Missing from the shared subset: GitHub's "Request reviewers for a pull request".
+    "/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers": {"post": {
+        "operationId": "pulls/request-reviewers",
+        "parameters": [{"$ref": "#/components/parameters/owner"}, {"$ref": "#/components/parameters/repo"},
+                       {"$ref": "#/components/parameters/pull-number"}],
+        "requestBody": {"required": True, "content": {"application/json": {"schema": {
+            "type": "object",
+            "properties": {"reviewers": {"type": "array", "items": {"type": "string"}},
+                           "team_reviewers": {"type": "array", "items": {"type": "string"}}},
+            "anyOf": [{"required": ["reviewers"]}, {"required": ["team_reviewers"]}]}}}},
+        "responses": {"201": {"description": "Response", "content": {"application/json": {
+            "schema": {"$ref": "#/components/schemas/pull-request-simple"}}}},
+            "403": {"$ref": "#/components/responses/forbidden"},
+            # "Unprocessable Entity if user or team is not a collaborator"
+            "422": {"description": "Unprocessable Entity", "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/basic-error"}}}}}}},
 }
 
 

@@ -37,6 +37,10 @@ class State:
         self.reactions: dict[int, Reaction] = {}
         self.permissions: dict[tuple[str, str], tuple[Permission, str]] = {}
         self.team_members: dict[tuple[str, str, str], dict] = {}
+        # Teams with access to a repository: (repository, team slug), lower case.
+        self.repo_teams: set[tuple[str, str]] = set()
+        # Review requests per pull request: (repository, number) -> {"users": [...], "teams": [...]}.
+        self.requested: dict[tuple[str, int], dict[str, list[str]]] = {}
         self.deliveries: list[Delivery] = []
         self.redeliveries: list[int] = []
         self.statuses: list[dict] = []

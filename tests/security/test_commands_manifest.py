@@ -48,6 +48,8 @@ REQUIRED = {
     "permission": ("metadata", "read"),
     "in_team": ("members", "read"),
     "minimize": ("pull_requests", "write"),
+    "request_reviewers": ("pull_requests", "write"),  # `consumers:` asked to review (users and teams)
+    "own_reviews": ("pull_requests", "read"),  # who the App asked before (its sealed consumer records)
 }
 # Calls outside the named operations: creating the check run, and the events the App handles.
 ALSO = {("checks", "write")}
