@@ -178,3 +178,10 @@ def test_config_module_docstring_documents_every_key():
     from bot.config.config import _TOP_KEYS
     for key in _TOP_KEYS:
         assert f"`{key}" in bot.config.config.__doc__, key
+
+
+def test_jsonschema_format_assertion_is_accepted_as_documented():
+    """README's config table documents `jsonschema.format_assertion`; the schema refused it."""
+    assert parse_config("jsonschema:\n  format_assertion: true\n").options().format_assertion is True
+    with pytest.raises(ConfigError, match="format_assertion: expected true or false"):
+        parse_config("jsonschema:\n  format_assertion: maybe\n")
