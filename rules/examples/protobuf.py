@@ -57,7 +57,7 @@ class Finder:
         reader = Side.NEW if writer is Side.OLD else Side.OLD
         member = finding.path.rpartition(".")[2]
         for message, field in self._targets(finding.path, writer, reader):
-            reader_message = self._message(reader, message.full_name)
+            reader_message = self._counterpart(message.full_name, writer, reader)
             if reader_message is None:
                 continue
             try:
@@ -81,6 +81,15 @@ class Finder:
             return self.pools[side].FindMessageTypeByName(full_name)
         except KeyError:
             return None
+
+    def _counterpart(self, full_name: str, writer: Side, reader: Side):
+        """The reader's message of the same name, in its own package (the package may change)."""
+        package = self.packages[writer]
+        if package and full_name.startswith(package + "."):
+            moved = self._message(reader, _qualified(self.packages[reader], full_name[len(package) + 1:]))
+            if moved is not None:
+                return moved
+        return self._message(reader, full_name)
 
     def _targets(self, path: str, writer: Side, reader: Side):
         """(writer message, writer field or None) the finding's element lives in or is used by."""

@@ -61,8 +61,12 @@ def reader_view(read, numbers=None) -> str:
     from google.protobuf import json_format, unknown_fields
     known = json_format.MessageToDict(read)
     if numbers is not None:
-        names = {f.json_name for f in read.DESCRIPTOR.fields if f.number in numbers}
-        known = {k: v for k, v in known.items() if k in names}
+        mine = [f for f in read.DESCRIPTOR.fields if f.number in numbers]
+        known = {k: v for k, v in known.items() if k in {f.json_name for f in mine}}
+        for field in mine:  # an absent scalar reads as the reader's default: say which
+            if field.json_name not in known and field.message_type is None and not repeated(field) \
+                    and field.enum_type is None and not isinstance(field.default_value, bytes):
+                known[field.json_name] = field.default_value
     text = "the reader reads " + json.dumps(known, ensure_ascii=False)
     unknown = [u for u in unknown_fields.UnknownFieldSet(read)
                if numbers is None or u.field_number in numbers]
