@@ -33,6 +33,12 @@ JSON_ONLY = {
 }
 
 
+# Renames change names only: the binary form is the same by construction, so a binary break on
+# the same field is another finding's (a type change made with the rename). JSON shows these.
+NAMES_ONLY = frozenset({"PROTO_FIELD_RENAMED", "PROTO_FIELD_JSON_NAME_CHANGED",
+                        "PROTO_ENUM_VALUE_RENAMED"})
+
+
 class Finder:
     """Message classes of both versions, built once from protoc's FileDescriptorSets."""
 
@@ -67,7 +73,8 @@ class Finder:
                         return None
                     if numbers is None and field is not None:
                         numbers = {field.number}
-                    example = self._try(built, reader_message, writer, _Focus(numbers, member, built))
+                    example = self._try(built, reader_message, writer, _Focus(numbers, member, built),
+                                        binary=finding.rule not in NAMES_ONLY)
                     if example is not None and too_big(example):
                         budget.oversized = True
                     elif example is not None:
@@ -102,9 +109,9 @@ class Finder:
                 theirs = self._message(reader, _qualified(self.packages[reader], parent))
                 named = theirs.fields_by_name.get(member) if theirs is not None else None
                 field = mine.fields_by_number.get(named.number) if named is not None else None
-            if field is not None:
-                yield mine, field
-            yield mine, None  # a field the writer does not have (added, or required)
+            # A field the writer does not have (added, or required): the message as a whole.
+            # One it has stays the focus: another field's break belongs to another finding.
+            yield mine, field
         yield from self._enum_users(full, writer)
 
     def _enum_users(self, enum_full: str, writer: Side):
@@ -129,12 +136,21 @@ class Finder:
             return None
         return field.enum_type.values_by_name.get(path.rpartition(".")[2])
 
-    def _try(self, built, reader_message, writer: Side, focus) -> Example | None:
-        from google.protobuf import json_format, message_factory
-        payload = json_format.MessageToDict(built)
-        data = built.SerializeToString()
-        binary = {"encoding": "binary", "binary": base64.b64encode(data).decode("ascii")}
+    def _try(self, built, reader_message, writer: Side, focus, *, binary: bool) -> Example | None:
+        from google.protobuf import message_factory
         reader_class = message_factory.GetMessageClass(reader_message)
+        if binary:
+            example = self._binary(built, reader_class, reader_message, writer, focus)
+            if example is not None:
+                return example
+        if not self.json:
+            return None
+        return self._json(built, reader_class, writer, focus)
+
+    def _binary(self, built, reader_class, reader_message, writer: Side, focus):
+        from google.protobuf import json_format
+        payload, data = json_format.MessageToDict(built), built.SerializeToString()
+        binary = {"encoding": "binary", "binary": base64.b64encode(data).decode("ascii")}
         try:
             parsed = reader_class.FromString(data)
         except Exception as error:  # noqa: BLE001 - DecodeError, or a runtime's own type
@@ -148,8 +164,10 @@ class Finder:
         if changed:
             return Example(writer, payload, Outcome.CHANGED, changed=tuple(changed), **binary,
                            read=short(reader_view(parsed, focus.reader_numbers(reader_message))))
-        if not self.json:
-            return None
+        return None
+
+    def _json(self, built, reader_class, writer: Side, focus):
+        from google.protobuf import json_format
         # ProtoJSON printers may leave defaults out or write them, and may use the proto field
         # names instead of the JSON names: a reader must take all of them.
         for printing in JSON_FORMS:

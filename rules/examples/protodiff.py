@@ -40,6 +40,12 @@ def differences(written, read, steps: list, numbers=None) -> list[str]:
     return out
 
 
+def _as_json(field, value):
+    """A scalar as canonical JSON writes it: 64-bit integers as strings."""
+    from google.protobuf.descriptor import FieldDescriptor as F
+    return str(value) if field.cpp_type in (F.CPPTYPE_INT64, F.CPPTYPE_UINT64) else value
+
+
 def _default_changed(field, other) -> bool:
     """An absent field whose declared default differs: each side reads its own default."""
     return other is not None and (field.has_default_value or other.has_default_value) \
@@ -66,7 +72,7 @@ def reader_view(read, numbers=None) -> str:
         for field in mine:  # an absent scalar reads as the reader's default: say which
             if field.json_name not in known and field.message_type is None and not repeated(field) \
                     and field.enum_type is None and not isinstance(field.default_value, bytes):
-                known[field.json_name] = field.default_value
+                known[field.json_name] = _as_json(field, field.default_value)
     text = "the reader reads " + json.dumps(known, ensure_ascii=False)
     unknown = [u for u in unknown_fields.UnknownFieldSet(read)
                if numbers is None or u.field_number in numbers]

@@ -74,6 +74,9 @@ def confirm(example: dict, path: str, writer_message, reader_message) -> str | N
             return f"{changed} is not a writer field"
         theirs = reader_message.fields_by_number.get(mine.number) or \
             reader_message.fields_by_name.get(mine.name)
+        defaults = mine.has_default_value or (theirs is not None and theirs.has_default_value)
+        if key not in example["payload"] and mine.name not in example["payload"] and not defaults:
+            return f"{changed} was not written (a type's zero value is not a misreading)"
         if _reads_the_same(written, mine, read, theirs):
             return f"{changed} reads the same"
     return None
