@@ -3,7 +3,8 @@
 buf's WIRE and WIRE_JSON categories (the default) accept the deletion: an open (proto3) enum
 keeps the number in binary. A closed (proto2) enum's reader drops it, and JSON parsers reject the
 old name (reserved names do not change JSON parsing): the finding's example shows either.
-Generated code still loses the constant: code that names it stops compiling. buf's FILE and PACKAGE categories report any deletion (ENUM_VALUE_NO_DELETE); an unreserved one is
+Generated code still loses the constant: code that names it stops compiling. buf's FILE and
+PACKAGE categories report any deletion (ENUM_VALUE_NO_DELETE); an unreserved one is
 PROTO_ENUM_VALUE_DELETED_NOT_RESERVED's finding, so each deletion is reported once.
 
 Example: `STATUS_ARCHIVED = 4;` becomes `reserved 4; reserved "STATUS_ARCHIVED";`.

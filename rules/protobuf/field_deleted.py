@@ -3,8 +3,9 @@
 Reserving keeps old binary data safe, so buf's WIRE and WIRE_JSON categories (the default)
 accept the deletion; JSON parsers still reject the old name (reserved names do not change JSON
 parsing), as the finding's example shows. Generated code still loses the field's accessors:
-code that reads or sets it stops compiling. buf's FILE and PACKAGE categories report any deletion (FIELD_NO_DELETE); an unreserved
-one is PROTO_FIELD_DELETED_NOT_RESERVED's finding, so each deletion is reported once.
+code that reads or sets it stops compiling. buf's FILE and PACKAGE categories report any
+deletion (FIELD_NO_DELETE); an unreserved one is PROTO_FIELD_DELETED_NOT_RESERVED's finding, so
+each deletion is reported once.
 
 Example: `string nickname = 7;` becomes `reserved 7; reserved "nickname";`.
 
