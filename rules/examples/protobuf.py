@@ -91,22 +91,32 @@ class Finder:
 
     def _counterpart(self, full_name: str, writer: Side, reader: Side):
         """The reader's message of the same name, in its own package (the package may change)."""
-        package = self.packages[writer]
+        mine = self._message(writer, full_name)
+        package = mine.file.package if mine is not None else self.packages[writer]
         if package and full_name.startswith(package + "."):
-            moved = self._message(reader, _qualified(self.packages[reader], full_name[len(package) + 1:]))
+            relative = full_name[len(package) + 1:]
+            moved = self._message(reader, _qualified(self.packages[reader], relative))
             if moved is not None:
                 return moved
+            return self._message(reader, full_name) or self._by_suffix(reader, relative)
         return self._message(reader, full_name)
+
+    def _by_suffix(self, side: Side, name: str):
+        """The one message of that (package-relative) name in any file, an import's included:
+        a finding names an imported type without its package."""
+        found = [m for m in _messages(self.pools[side], self._files(side))
+                 if m.full_name == name or m.full_name.endswith("." + name)]
+        return found[0] if len(found) == 1 else None
 
     def _targets(self, path: str, writer: Side, reader: Side):
         """(writer message, writer field or None) the finding's element lives in or is used by."""
         parent, _, member = path.rpartition(".")
         full = _qualified(self.packages[writer], parent)
-        mine = self._message(writer, full)
+        mine = self._message(writer, full) or self._by_suffix(writer, parent)
         if mine is not None:
             field = mine.fields_by_name.get(member)
             if field is None:  # named as the reader calls it: the writer's field of that number
-                theirs = self._message(reader, _qualified(self.packages[reader], parent))
+                theirs = self._counterpart(mine.full_name, writer, reader)
                 named = theirs.fields_by_name.get(member) if theirs is not None else None
                 field = mine.fields_by_number.get(named.number) if named is not None else None
             # A field the writer does not have (added, or required): the message as a whole.

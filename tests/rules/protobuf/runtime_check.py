@@ -28,20 +28,33 @@ def compiled(data: bytes) -> list:
     return list(descriptor_pb2.FileDescriptorSet.FromString(data).file)
 
 
-def message_of(pool, package: str, path: str):
-    """The message an example of `path` is of: its parent message, or the first message with a
-    field of its parent enum."""
+def message_of(pool, package: str, path: str, others=()):
+    """The message an example of `path` is of: its parent message (in the file's package or, an
+    imported type, in one of the `others`), or the first message with a field of its parent enum."""
     parent = path.rpartition(".")[0]
     full = f"{package}.{parent}" if package else parent
-    try:
-        return pool.FindMessageTypeByName(full)
-    except KeyError:
-        pass
+    for each in (package, *others):
+        try:
+            return pool.FindMessageTypeByName(f"{each}.{parent}" if each else parent)
+        except KeyError:
+            pass
     enum = pool.FindEnumTypeByName(full)
     for message in enum.file.message_types_by_name.values():
         if any(f.enum_type is not None and f.enum_type.full_name == full for f in message.fields):
             return message
     raise LookupError(f"no message uses {full}")
+
+
+def counterpart(pool, message, packages):
+    """The reader's message of the same package-relative name, in any of its files' packages."""
+    own = message.file.package
+    relative = message.full_name[len(own) + 1:] if own else message.full_name
+    for each in ("", *packages):
+        try:
+            return pool.FindMessageTypeByName(f"{each}.{relative}" if each else relative)
+        except KeyError:
+            pass
+    raise LookupError(f"the reader has no {relative}")
 
 
 def confirm(example: dict, path: str, writer_message, reader_message) -> str | None:
