@@ -21,18 +21,13 @@ CARRIER, CARRIER_FIELD = "SchemaReviewCarrier", "value"  # holds an enum no mess
 # Deletions leave every binary message readable (the reader keeps the field aside as unknown,
 # an open enum keeps the number): only JSON shows them, by the name the reader no longer has
 # (reserving it does not help: "Runtime JSON parsing is not affected by reserved names").
-JSON_ONLY = {
-    "PROTO_FIELD_DELETED_NOT_RESERVED": "the binary form decodes unchanged (the reader keeps the "
-    "field aside as unknown) and JSON, where the name would be rejected, is not checked",
-    "PROTO_FIELD_DELETED": "the binary form decodes unchanged (the reader keeps the field aside "
-    "as unknown) and JSON, where the name would be rejected, is not checked",
-    "PROTO_ENUM_VALUE_DELETED_NOT_RESERVED": "the binary form keeps the number (open enum) and "
-    "JSON, where the name would be rejected, is not checked",
-    "PROTO_ENUM_VALUE_DELETED": "the binary form keeps the number (open enum) and JSON, where "
-    "the name would be rejected, is not checked",
-}
-
-
+FIELD_KEPT = ("the binary form decodes unchanged (the reader keeps the field aside as unknown) "
+              "and JSON, where the name would be rejected, is not checked")
+NUMBER_KEPT = ("the binary form keeps the number (open enum) and JSON, where the name would be "
+               "rejected, is not checked")
+JSON_ONLY = {"PROTO_FIELD_DELETED_NOT_RESERVED": FIELD_KEPT, "PROTO_FIELD_DELETED": FIELD_KEPT,
+             "PROTO_ENUM_VALUE_DELETED_NOT_RESERVED": NUMBER_KEPT,
+             "PROTO_ENUM_VALUE_DELETED": NUMBER_KEPT}
 # Renames change names only: the binary form is the same by construction, so a binary break on
 # the same field is another finding's (a type change made with the rename). JSON shows these.
 NAMES_ONLY = frozenset({"PROTO_FIELD_RENAMED", "PROTO_FIELD_JSON_NAME_CHANGED",
@@ -57,7 +52,7 @@ class Finder:
 
     def _closed_enum(self, path: str) -> bool:
         enum = self.pools[Side.OLD].enum(_qualified(self.packages[Side.OLD], path.rpartition(".")[0]))
-        return enum is not None and getattr(enum, "is_closed", False)
+        return enum is not None and enum.is_closed
 
     def find(self, finding, *, writer: Side, budget: Budget) -> Example | None:
         reader = Side.NEW if writer is Side.OLD else Side.OLD
