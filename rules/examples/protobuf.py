@@ -32,6 +32,9 @@ JSON_ONLY = {"PROTO_FIELD_DELETED_NOT_RESERVED": FIELD_KEPT, "PROTO_FIELD_DELETE
 # the same field is another finding's (a type change made with the rename). JSON shows these.
 NAMES_ONLY = frozenset({"PROTO_FIELD_RENAMED", "PROTO_FIELD_JSON_NAME_CHANGED",
                         "PROTO_ENUM_VALUE_RENAMED"})
+# Wire-compatible changes of the JSON form: JSON first (a binary difference there may be a nested
+# type's own change); binary after, where the runtime still breaks (bytes to string: UTF-8).
+JSON_FIRST = frozenset({"PROTO_FIELD_JSON_TYPE_CHANGED", "PROTO_FIELD_JSON_CARDINALITY_CHANGED"})
 
 
 class Finder:
@@ -69,7 +72,8 @@ class Finder:
                     if numbers is None and field is not None:
                         numbers = {field.number}
                     example = self._try(built, reader_message, writer, _Focus(numbers, member, built),
-                                        binary=finding.rule not in NAMES_ONLY)
+                                        binary=finding.rule not in NAMES_ONLY,
+                                        json_first=finding.rule in JSON_FIRST)
                     if example is not None and too_big(example):
                         budget.oversized = True
                     elif example is not None:
@@ -141,16 +145,18 @@ class Finder:
             return None
         return field.enum_type.values_by_name.get(path.rpartition(".")[2])
 
-    def _try(self, built, reader_message, writer: Side, focus, *, binary: bool) -> Example | None:
+    def _try(self, built, reader_message, writer: Side, focus, *, binary: bool,
+             json_first: bool) -> Example | None:
         from google.protobuf import message_factory
         reader_class = message_factory.GetMessageClass(reader_message)
-        if binary:
-            example = self._binary(built, reader_class, reader_message, writer, focus)
+        forms = [self._binary] if binary else []
+        if self.json:  # a change to the JSON form first shows there, where it is its own
+            forms.insert(0 if json_first else len(forms), self._json)
+        for form in forms:
+            example = form(built, reader_class, reader_message, writer, focus)
             if example is not None:
                 return example
-        if not self.json:
-            return None
-        return self._json(built, reader_class, writer, focus)
+        return None
 
     def _binary(self, built, reader_class, reader_message, writer: Side, focus):
         from google.protobuf import json_format
@@ -171,7 +177,7 @@ class Finder:
                            read=short(reader_view(parsed, focus.reader_numbers(reader_message))))
         return None
 
-    def _json(self, built, reader_class, writer: Side, focus):
+    def _json(self, built, reader_class, _reader_message, writer: Side, focus):
         from google.protobuf import json_format
         # ProtoJSON printers may leave defaults out or write them, and may use the proto field
         # names instead of the JSON names: a reader must take all of them.
@@ -198,9 +204,8 @@ class _Focus:
         self.numbers, self.member = numbers, member
         fields = built.DESCRIPTOR.fields
         self.fields = [f for f in fields if numbers is None or f.number in numbers]
-        from google.protobuf import json_format
-        self.set_keys = set(json_format.MessageToDict(built)) | set(
-            json_format.MessageToDict(built, preserving_proto_field_name=True))
+        required = [f for f in fields if f.is_required]  # set so the writer could serialize
+        self.required_keys = {k for f in required for k in (f.name, f.json_name)}
 
     def names_any(self, missing) -> bool:
         """Whether the reader's missing required fields include one of the finding's."""
@@ -215,12 +220,12 @@ class _Focus:
         return set(self.numbers) | {f.number for f in reader_message.fields if f.name in names}
 
     def printed(self, document: dict) -> dict:
-        """A printer's document cut to the fields set and the finding's own keys: a printer
+        """A printer's document cut to the finding's own keys and required fields: a printer
         writing defaults writes every field, and another field's change is another finding."""
         own = {f.json_name for f in self.fields} | {f.name for f in self.fields}
         if self.numbers is None:
             return document
-        return {k: v for k, v in document.items() if k in own or k in self.set_keys}
+        return {k: v for k, v in document.items() if k in own or k in self.required_keys}
 
 
 def _partners(field, reader_message) -> list:

@@ -18,7 +18,7 @@ DEEP = 4  # nested messages filled below this depth stay empty (recursive types 
 def candidates(message, field, enum_value, partners=()):
     """(message of the writer's type, numbers of the fields set for the finding): the field set
     to each sample; then beside each partner (a field it shares a oneof with in either version);
-    then no field, and every field set. Nothing else is set but required fields, so a reader's
+    then no field; and, for a finding on no field of the writer's, every field set. Nothing else is set but required fields, so a reader's
     complaint is about the finding's field.
 
     Each is built within an Allowance (required message fields nest into N ** DEEP messages):
@@ -38,6 +38,8 @@ def candidates(message, field, enum_value, partners=()):
             _set(built, field, samples(field, enum_value)[0], allowance)
             yield built, {field.number, partner.number}
     yield _minimal(cls(), Allowance()), None
+    if field is not None:  # every other field set could only show another field's break
+        return
     allowance = Allowance()
     full = _minimal(cls(), allowance)
     for each in message.fields:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -31,15 +32,20 @@ def _report(pair: str, categories: str) -> rules.Report:
 @lru_cache(maxsize=None)
 def _pool(pair: str, side: str):
     """The side's descriptors, compiled here by protoc (grpc_tools), apart from the engine."""
+    import grpc_tools
     from grpc_tools import protoc
-    out = HERE.parent / f".{pair}_{side}.pb"
-    try:
-        assert protoc.main(["protoc", f"-I{HERE}", f"--descriptor_set_out={out}",
-                            str(HERE / f"{pair}_{side}.proto")]) == 0
+    well_known = Path(grpc_tools.__file__).parent / "_proto"
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(scratch) / "set.pb"
+        assert protoc.main(["protoc", f"-I{HERE}", f"-I{well_known}", "--include_imports",
+                            f"--descriptor_set_out={out}", str(HERE / f"{pair}_{side}.proto")]) == 0
         files = compiled(out.read_bytes())
-    finally:
-        out.unlink(missing_ok=True)
     return pool_of(files), files[-1].package
+
+
+def finding_json(pair, categories, rule, path) -> dict:
+    (finding,) = [f for f in _report(pair, categories).findings if (f.rule, f.path) == (rule, path)]
+    return finding.example.to_json()
 
 
 def _finding(case):
@@ -108,6 +114,14 @@ def test_the_cli_prints_the_example_and_the_reason_for_none():
     assert ("  example: none: the binary form decodes unchanged (the reader keeps the field aside "
             "as unknown) and JSON, where the name would be rejected, is not checked") in wire.stdout
     assert "Traceback" not in wire.stdout + wire.stderr
+    # --json, through the worker process's wire format like the App's: nothing lost on the way.
+    answer = subprocess.run(run + ["--categories", "WIRE", "--json"], capture_output=True, text=True,
+                            timeout=120)
+    found = {(f["rule"], f["path"]): f for f in json.loads(answer.stdout)["findings"]}
+    assert found[("PROTO_FIELD_DELETED_NOT_RESERVED", "User.nick")]["example_why"].startswith(
+        "the binary form decodes unchanged")
+    assert found[("PROTO_FIELD_TYPE_INCOMPATIBLE", "User.name")]["example"] == \
+        finding_json("users", "WIRE,WIRE_JSON", "PROTO_FIELD_TYPE_INCOMPATIBLE", "User.name")
 
 
 def test_the_review_shows_the_bytes_and_the_readers_view_escaped():
