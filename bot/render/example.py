@@ -43,6 +43,9 @@ def block(example: Example | None, fmt: Format, why: str | None = None) -> str:
     if example.read:
         seen += " " + code(example.read)
     written = WRITTEN.format(writer=example.written_with.value, encoding=ENCODING[fmt])
-    binary = [BINARY.format(data=code(example.binary))] if example.binary else []
+    data = example.binary or ""
+    if len(data) > MAX_PAYLOAD_CHARS:
+        data = data[:MAX_PAYLOAD_CHARS] + " " + CUT.format(count=len(data) - MAX_PAYLOAD_CHARS)
+    binary = [BINARY.format(data=code(data))] if data else []
     # Blank lines around the Markdown inside <details>, or GitHub shows it as raw text.
     return "\n\n".join([SUMMARY, written, fenced(text, "json"), *binary, seen, END])

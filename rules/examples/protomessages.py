@@ -18,8 +18,8 @@ DEEP = 4  # nested messages filled below this depth stay empty (recursive types 
 def candidates(message, field, enum_value, partners=()):
     """(message of the writer's type, numbers of the fields set for the finding): the field set
     to each sample; then beside each partner (a field it shares a oneof with in either version);
-    then no field; and, for a finding on no field of the writer's, every field set. Nothing else is set but required fields, so a reader's
-    complaint is about the finding's field.
+    then no field; and, for a finding on no field of the writer's, every field set. Nothing else
+    is set but required fields, so a reader's complaint is about the finding's field.
 
     Each is built within an Allowance (required message fields nest into N ** DEEP messages):
     TooBig ends the candidates."""

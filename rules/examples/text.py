@@ -23,7 +23,9 @@ def lines(example: Example | None, why: str | None = None) -> list[str]:
         payload = payload[:MAX_PAYLOAD_CHARS - 3] + "..."
     out = [WRITTEN.format(writer=example.written_with.value, reader=reader.value, payload=payload)]
     if example.binary is not None:
-        out.append("  " + BINARY.format(data=example.binary))
+        data = example.binary  # as long as the payload allows: cut like it
+        out.append("  " + BINARY.format(data=data if len(data) <= MAX_PAYLOAD_CHARS
+                                        else data[:MAX_PAYLOAD_CHARS - 3] + "..."))
     if example.outcome is Outcome.ERROR:
         out.append("  " + FAILS.format(error=example.reader_error))
     else:

@@ -135,3 +135,13 @@ def test_the_review_shows_the_bytes_and_the_readers_view_escaped():
     # The line is prose from the engine, escaped all the same (no HTML, mention or markup).
     assert block(None, Format.PROTOBUF, "<b>@team *x*</b>") == \
         "No example: &lt;b&gt;@\u200bteam \\*x\\*&lt;/b&gt;"
+
+
+def test_a_long_binary_message_is_cut_like_the_payload():
+    from rules.examples.text import MAX_PAYLOAD_CHARS, lines
+    from rules.model import Example, Outcome, Side
+    long = Example(Side.OLD, {"a": 1}, Outcome.CHANGED, changed=("$.a",), encoding="binary",
+                   binary="A" * 5000, read="the reader reads {}")
+    shown = block(long, Format.PROTOBUF)
+    assert "A" * 4001 not in shown and "(1,000 more characters not shown)" in shown
+    assert max(len(line) for line in lines(long)) <= MAX_PAYLOAD_CHARS + 30
