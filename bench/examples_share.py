@@ -83,7 +83,7 @@ def _tally(label: str, reports) -> None:
         for f in report.findings:
             if f.severity is not Severity.ERROR or not (f.breaks or frozenset()) & report.mode.directions:
                 continue
-            if f.rule in NOT_A_READ_FAILURE:
+            if f.rule in NOT_A_READ_FAILURE or f.example_why:  # no record can show it: says why
                 listed[f.rule] += 1
             elif f.example is not None:
                 shown[f.rule] += 1

@@ -96,11 +96,20 @@ class Example:
     outcome: Outcome
     reader_error: str | None = None
     changed: tuple[str, ...] | None = None  # instance paths whose value the reader sees differently
+    # Protobuf: which form the reader broke on ("binary" or "json"), the binary message written
+    # (base64, so it can be decoded anew) and what the reader made of it, on one line.
+    encoding: str | None = None
+    binary: str | None = None
+    read: str | None = None
 
     def to_json(self) -> dict:
-        return {"written_with": self.written_with.value, "payload": self.payload,
-                "outcome": self.outcome.value, "reader_error": self.reader_error,
-                "changed": list(self.changed) if self.changed is not None else None}
+        out = {"written_with": self.written_with.value, "payload": self.payload,
+               "outcome": self.outcome.value, "reader_error": self.reader_error,
+               "changed": list(self.changed) if self.changed is not None else None}
+        for key in ("encoding", "binary", "read"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        return out
 
 
 class _NotSearched:
@@ -132,6 +141,8 @@ class Finding:
     against: str | None = None
     # A counterexample (rules.examples): NOT_SEARCHED, None (searched, none found) or an Example.
     example: Example | None | _NotSearched = field(default=NOT_SEARCHED, compare=False)
+    # Why no record can show this finding's break (example None): it is then not "missing".
+    example_why: str | None = field(default=None, compare=False)
 
     def to_json(self) -> dict:
         out = {
@@ -148,6 +159,8 @@ class Finding:
             out["side"] = Side.OLD.value
         if self.example is not NOT_SEARCHED:
             out["example"] = self.example.to_json() if self.example else None
+        if self.example_why is not None:
+            out["example_why"] = self.example_why
         return out
 
     @property

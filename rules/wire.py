@@ -96,7 +96,8 @@ def _finding(value: Finding) -> dict:
             "breaks": None if value.breaks is None else sorted(d.value for d in value.breaks),
             "suggestion": None if fix is None else [fix.title, fix.line_start, fix.line_end,
                                                     fix.replacement],
-            **({} if value.example is NOT_SEARCHED else {"example": _example(value.example)})}
+            **({} if value.example is NOT_SEARCHED else {"example": _example(value.example)}),
+            **({} if value.example_why is None else {"example_why": value.example_why})}
 
 
 def _example(value: Example | None) -> dict | None:
@@ -111,7 +112,8 @@ def _to_example(data) -> Example | None:
     return Example(written_with=Side(data["written_with"]), payload=data["payload"],
                    outcome=Outcome(data["outcome"]),
                    reader_error=None if error is None else _str(error),
-                   changed=None if changed is None else tuple(_strings(changed)))
+                   changed=None if changed is None else tuple(_strings(changed)),
+                   **{key: _str(data[key]) for key in ("encoding", "binary", "read") if data.get(key) is not None})
 
 
 def to_report(data) -> Report:
@@ -134,7 +136,8 @@ def _to_finding(data: dict) -> Finding:
         breaks=None if breaks is None else frozenset(Direction(d) for d in _strings(breaks)),
         suggestion=None if fix is None else Suggestion(_str(fix[0]), _int(fix[1]), _int(fix[2]),
                                                        _str(fix[3])),
-        example=_to_example(data["example"]) if "example" in data else NOT_SEARCHED)
+        example=_to_example(data["example"]) if "example" in data else NOT_SEARCHED,
+        example_why=None if data.get("example_why") is None else _str(data["example_why"]))
 
 
 def error(value: SchemaError) -> dict:

@@ -51,7 +51,7 @@ def body(finding: Finding, *, file: FileReview, fingerprint: str | None = None,
          suggestion_block: bool = False, note: str = "") -> str:
     """What happened, what breaks for whom, what to do, and the hidden fingerprint marker."""
     fix = _fix(finding, file=file, suggestion_block=suggestion_block)
-    fix.append(example.block(finding.example, file.format))
+    fix.append(example.block(finding.example, file.format, finding.example_why))
     out = _join(finding, file=file, fingerprint=fingerprint, note=note, fix=fix)
     if len(out.encode("utf-8")) > MAX_OUTPUT:  # the example goes first: the fix matters more
         fix.pop()

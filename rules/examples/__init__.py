@@ -30,10 +30,6 @@ MISSING_LISTED = 5  # findings named in the note; the count covers them all
 NOT_A_READ_FAILURE = {
     "JSONSCHEMA_EXTERNAL_REF_CHANGED": "the reference's target is outside the repository and was "
     "not read: whether a record breaks is not known, so none can be shown",
-    "PROTO_FIELD_DELETED_NOT_RESERVED": "a deleted field's number left unreserved breaks no "
-    "reader today; it lets a later field reuse the number, and reserving it changes no decoding",
-    "PROTO_ENUM_VALUE_DELETED_NOT_RESERVED": "as for fields: the risk is a later reuse of the "
-    "number or name, which reserving prevents without changing any decoding",
     "PROTO_RESERVED_DELETED": "removing a reservation changes no decoding; it re-opens numbers "
     "and names for reuse",
     "PROTO_PACKAGE_CHANGED": "the package changes type URLs (Any), gRPC method paths and "
@@ -43,10 +39,6 @@ NOT_A_READ_FAILURE = {
     "generated code and importing files lose the type",
     "PROTO_FIELD_PRESENCE_CHANGED": "presence changes generated code (has-accessors), not the "
     "binary or JSON form",
-    "PROTO_FIELD_DELETED": "reserved numbers and names keep every payload readable; "
-    "generated code loses the field",
-    "PROTO_ENUM_VALUE_DELETED": "reserved numbers and names keep every payload readable; "
-    "generated code loses the constant",
     "PROTO_ONEOF_RENAMED": "a oneof's name is in neither the binary nor the JSON form; "
     "generated code changes",
     "PROTO_RPC_IDEMPOTENCY_CHANGED": "a call-level break (retries, GET caching); no message "
@@ -101,7 +93,8 @@ class Search:
                 out.append(finding)
                 continue
             if finding.rule in NOT_A_READ_FAILURE:  # breaks no reader: "example": null, not missing
-                out.append(dataclasses.replace(finding, example=None))
+                out.append(dataclasses.replace(finding, example=None,
+                                               example_why=NOT_A_READ_FAILURE[finding.rule]))
                 continue
             if self._clock() >= self._deadline:
                 self._skipped.add(_key(finding))
@@ -109,6 +102,10 @@ class Search:
                 continue
             if finder is None:
                 finder = self._finder(old, new)
+            why = getattr(finder, "unshown", _no_reason)(finding)  # none can show with what is read
+            if why is not None:
+                out.append(dataclasses.replace(finding, example=None, example_why=why))
+                continue
             out.append(dataclasses.replace(finding, example=self._find(finder, finding, directions)))
         return out
 
@@ -145,7 +142,7 @@ class Search:
 
     def notes(self, findings) -> tuple[str, ...]:
         unfound = [f for f in findings if f.example is None and self.directions(f)
-                   and f.rule not in NOT_A_READ_FAILURE]
+                   and f.rule not in NOT_A_READ_FAILURE and f.example_why is None]
         oversized = [f for f in unfound if _key(f) in self._oversized]
         missing = [f for f in unfound if _key(f) not in self._skipped | self._oversized]
         skipped = len(unfound) - len(missing) - len(oversized)
@@ -167,6 +164,11 @@ class _Nothing:
         return None
 
 
+
+def _no_reason(_finding) -> None:
+    return None
+
+
 def _listed(findings: list[Finding]) -> str:
     """The findings where every output places them (file:line), not by their internal element
     path (`Payment.reference<null>`), which the text of a review never shows."""
@@ -181,7 +183,7 @@ def _key(finding: Finding) -> tuple:
 
 def examples_missing(report) -> int:
     """How many breaking errors of a report checked with examples have none (searched or not)."""
-    return sum(1 for f in report.findings if f.example is None
+    return sum(1 for f in report.findings if f.example is None and f.example_why is None
                and f.severity is Severity.ERROR and f.rule not in NOT_A_READ_FAILURE
                and f.breaks and f.breaks & report.mode.directions)
 

@@ -19,9 +19,14 @@ protoc compiled, in binary and, under `WIRE_JSON`, canonical JSON; `jsonschema` 
 draft and ECMA-262 patterns). The JSON output gains `"example": {"written_with": "old"|"new",
 "payload", "outcome": "error"|"changed", "reader_error", "changed"}`, or `"example": null` when
 the bounded search found none; the App shows it in a collapsed *Example that breaks* under the
-inline comment. An error whose rule breaks reading but has no example is counted in the notes
-(`examples_missing: N ...`): a search gap or a false alarm. Rules whose error is not a read
-failure (an unreserved number, a package change, a deleted message) never get one.
+inline comment. A protobuf example also says which form broke (`"encoding": "binary"|"json"`),
+carries the binary message written (`"binary"`, base64) and, for a changed value, what the reader
+decoded (`"read"`: its fields and the ones it kept aside as unknown). Only the finding's own field
+is set and compared, so the break shown is the finding's. An error whose rule breaks reading but
+has no example is counted in the notes (`examples_missing: N ...`): a search gap or a false
+alarm. Where no record can show the break (a reservation removed, a package change, a deleted
+message; a deleted protobuf field or enum value when JSON is not checked, as its binary form
+still decodes) the finding says why instead, in `"example_why"` and on its example line.
 """
 # (title, case folder under tests/rules/cases, what changed, mode, the finding's "example")
 EXAMPLES = (
@@ -33,7 +38,8 @@ EXAMPLES = (
     ("Protobuf", Format.PROTOBUF, "PROTO_FIELD_NUMBER_CHANGED/renumbered",
      "`string email = 4;` becomes `string email = 9;`", "backward",
      {"written_with": "old", "payload": {"email": "x"}, "outcome": "changed",
-      "reader_error": None, "changed": ["$.email"]}),
+      "reader_error": None, "changed": ["$.email"], "encoding": "binary", "binary": "IgF4",
+      "read": "the reader reads {\"email\": \"\"}; unknown to it: field 4 (length-delimited)"}),
     ("JSON Schema", Format.JSONSCHEMA, "JSONSCHEMA_CONSTRAINT_TIGHTENED/maxlength-lowered",
      '`"name": {"type": "string", "maxLength": 12}` becomes `"maxLength": 10`', "backward",
      {"written_with": "old", "payload": {"name": "example.com"}, "outcome": "error",

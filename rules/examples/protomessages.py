@@ -15,8 +15,11 @@ SCALARS = {
 DEEP = 4  # nested messages filled below this depth stay empty (recursive types end)
 
 
-def candidates(message, field, enum_value):
-    """Messages of the writer's type: the field set to each sample, then every field set.
+def candidates(message, field, enum_value, partners=()):
+    """(message of the writer's type, numbers of the fields set for the finding): the field set
+    to each sample; then beside each partner (a field it shares a oneof with in either version);
+    then no field; and, for a finding on no field of the writer's, every field set. Nothing else
+    is set but required fields, so a reader's complaint is about the finding's field.
 
     Each is built within an Allowance (required message fields nest into N ** DEEP messages):
     TooBig ends the candidates."""
@@ -27,8 +30,16 @@ def candidates(message, field, enum_value):
             allowance = Allowance()
             built = _minimal(cls(), allowance)
             _set(built, field, sample, allowance)
-            yield built
-    yield _minimal(cls(), Allowance())
+            yield built, {field.number}
+        for partner in partners:
+            allowance = Allowance()
+            built = _minimal(cls(), allowance)
+            _set(built, partner, samples(partner, None)[0], allowance)
+            _set(built, field, samples(field, enum_value)[0], allowance)
+            yield built, {field.number, partner.number}
+    yield _minimal(cls(), Allowance()), None
+    if field is not None:  # every other field set could only show another field's break
+        return
     allowance = Allowance()
     full = _minimal(cls(), allowance)
     for each in message.fields:
@@ -37,7 +48,7 @@ def candidates(message, field, enum_value):
     for each in message.fields:  # the other members of a oneof go last: the last one set wins
         if each.containing_oneof is not None and each is not field:
             _set(full, each, samples(each, None)[0], allowance)
-    yield full
+    yield full, None
 
 
 def samples(field, enum_value) -> list:
