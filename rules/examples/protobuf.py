@@ -37,6 +37,13 @@ NAMES_ONLY = frozenset({"PROTO_FIELD_RENAMED", "PROTO_FIELD_JSON_NAME_CHANGED",
 JSON_FIRST = frozenset({"PROTO_FIELD_JSON_TYPE_CHANGED", "PROTO_FIELD_JSON_CARDINALITY_CHANGED"})
 
 
+# Extensions are compared like fields (rules/protobuf/parse.py names their set "extend M"), but
+# the search builds a message's own fields only: such a finding says so instead of an example.
+EXTENSION = "extend "
+EXTENSION_UNSHOWN = ("an extension rides on the message it extends; the example search sets a "
+                     "message's own fields only, so none is built for it")
+
+
 class Finder:
     """Message classes of both versions, built once from protoc's FileDescriptorSets."""
 
@@ -46,7 +53,10 @@ class Finder:
         self.json = checks_json(options.proto_categories)
 
     def unshown(self, finding) -> str | None:
-        """Why no message can show the finding when JSON is not checked; None: search."""
+        """Why no message can show the finding (not searched for extensions, or JSON is not
+        checked); None: search."""
+        if finding.path.startswith(EXTENSION):
+            return EXTENSION_UNSHOWN
         if self.json or finding.rule not in JSON_ONLY:
             return None
         if finding.rule.startswith("PROTO_ENUM") and self._closed_enum(finding.path):

@@ -48,6 +48,11 @@ NOT_SHOWN = {
 }
 # Cases whose finding no runtime bears out: adjudicated false alarms (or search gaps to fix).
 ADJUDICATED = {
+    # Extensions are compared like fields, but the search builds a message's own fields only;
+    # the finding says so (rules/examples/protobuf.py EXTENSION_UNSHOWN). The break is buf's
+    # too and shows at runtime (an int32 extension's varint read as a string extension).
+    "protobuf/PROTO_FIELD_TYPE_INCOMPATIBLE/extension-type": "an extension: not searched, said so",
+    "protobuf/PROTO_FIELD_RENAMED/extension-renamed": "an extension: not searched, said so",
     # The schema there is ANDed with a target outside the repository, which is never read: no
     # record can be verified against it. tests/rules/jsonschema/test_external_refs.py shows one
     # that breaks under a plausible target.
