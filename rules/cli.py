@@ -125,7 +125,7 @@ def _print_text(report: Report, unchecked: int = 0) -> None:
                 print(f"  | {visible(line.removesuffix(chr(13)))}")
         if finding.example is not NOT_SEARCHED:
             from .examples.text import lines  # only `--examples` output needs it
-            for line in lines(finding.example):
+            for line in lines(finding.example, finding.rule):
                 print(f"  {visible(line)}")
     for note in report.notes:
         print(f"note: {visible(note)}")

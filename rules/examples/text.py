@@ -8,13 +8,16 @@ from ..model import Example, Outcome, Side
 WRITTEN = "example: written with {writer}, read with {reader}: {payload}"
 FAILS = "the reader fails: {error}"
 CHANGES = "the reader sees different values at: {paths}"
-NONE_FOUND = "example: none found within the search budget"
+NONE_FOUND = "example: none: the notes below say why"  # the budget, the size limit, the runtime
+NOT_SHOWN = "example: none: {why}"
 MAX_PAYLOAD_CHARS = 2000  # a terminal line, not a file: the JSON output has the whole payload
 
 
-def lines(example: Example | None) -> list[str]:
+def lines(example: Example | None, rule: str = "") -> list[str]:
     if example is None:
-        return [NONE_FOUND]
+        from . import NOT_A_READ_FAILURE
+        why = NOT_A_READ_FAILURE.get(rule)
+        return [NOT_SHOWN.format(why=why) if why else NONE_FOUND]
     reader = Side.NEW if example.written_with is Side.OLD else Side.OLD
     payload = json.dumps(example.payload, ensure_ascii=False, sort_keys=False)
     if len(payload) > MAX_PAYLOAD_CHARS:
