@@ -126,7 +126,7 @@ def test_named_types_from_another_avsc_file(tmp_path, capsys, caplog, target):
     assert findings["Currency.GBP"]["reader_error"].startswith("GBP not found")
 
 
-def test_a_runtime_refusing_the_schemas_says_why_in_one_line(monkeypatch, capsys, caplog):
+def test_a_runtime_refusing_the_schemas_says_why_in_one_line(tmp_path, monkeypatch, capsys, caplog):
     from rules.cli import main
     from rules.examples import avro as avro_examples
 
@@ -135,7 +135,23 @@ def test_a_runtime_refusing_the_schemas_says_why_in_one_line(monkeypatch, capsys
     monkeypatch.setattr(avro_examples.Finder, "__init__", refuse)
     old, new = rec([AMOUNT_INT]), rec([AMOUNT_STRING])
     report = _check(Format.AVRO, old, new)
-    assert [n for n in report.notes if n.startswith("examples_")] == [
-        "examples_unavailable: 1 error finding(s) have no example: the runtime could not load the "
-        "schemas (ValueError: Unknown type com.shop.Money): AVRO_TYPE_CHANGED Payment.amount"]
-    assert "Traceback" not in caplog.text
+    why = ("examples_unavailable: 1 error finding(s) have no example: the runtime could not load the "
+           "schemas (ValueError: Unknown type com.shop.Money): AVRO_TYPE_CHANGED Payment.amount")
+    assert [n for n in report.notes if n.startswith("examples_")] == [why]
+    (tmp_path / "old.avsc").write_text(json.dumps(old))
+    (tmp_path / "new.avsc").write_text(json.dumps(new))
+    assert main(["check", str(tmp_path / "old.avsc"), str(tmp_path / "new.avsc"), "--examples"]) == 1
+    out = capsys.readouterr()
+    assert "  example: none: the notes below say why\n" in out.out and f"note: {why}\n" in out.out
+    assert "search budget" not in out.out  # not the excuse it used to give
+    assert "Traceback" not in out.err + caplog.text
+
+
+@pytest.mark.parametrize("rule, line", [
+    ("PROTO_PACKAGE_CHANGED", "example: none: the package changes type URLs"),
+    ("AVRO_TYPE_CHANGED", "example: none: the notes below say why"),
+])
+def test_a_finding_without_an_example_says_why_in_one_line(rule, line):
+    from rules.examples.text import lines
+    (said,) = lines(None, rule)
+    assert said.startswith(line) and "\n" not in said

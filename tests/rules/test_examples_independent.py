@@ -7,8 +7,10 @@ under the reader's). Nothing here uses the example builder's code (rules/example
 """
 from __future__ import annotations
 
+import copy
 import io
 import json
+import random
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -20,6 +22,7 @@ import rules
 from rules.model import Format, Mode, Severity, Source
 from tests.rules.avro import mutations as avro_mutations
 from tests.rules.jsonschema import mutations as json_mutations
+from tests.rules.mutate import choose, mutated
 from tests.shared import shared_path
 
 SEED = 20261203
@@ -227,18 +230,15 @@ def avro_generated(count: int = 400):
     """Mutations of seeded records (fields added, removed, renamed, retyped, made nullable or not,
     unions and enums changed, fixed sizes, recursive Node, decimals), with unchanged logical and
     recursive fields beside them, both directions."""
-    import copy
-    import random
     rng = random.Random(SEED)
     for _ in range(count):
         old = avro_mutations.base(rng)
-        chosen = rng.sample(avro_mutations.MUTATIONS, k=rng.choice([1, 1, 2]))
+        chosen = choose(rng, avro_mutations.MUTATIONS)
+        # a renamed record would leave `children` naming the old name
         kept = [f for f in UNCHANGED if f["name"] != "children" or avro_mutations.rename_record not in chosen]
         for extra in rng.sample(kept, k=rng.randint(0, 2)):
             old["fields"].insert(rng.randint(0, len(old["fields"])), copy.deepcopy(extra))
-        new = copy.deepcopy(old)
-        for mutation in chosen:
-            mutation(new, rng)
+        new, _applied = mutated(old, rng, chosen)
         yield old, new, Format.AVRO, Mode.FULL
 
 

@@ -3,8 +3,9 @@ two of the changes that break a backward reader (a required property added, a bo
 an enum narrowed, a type changed or narrowed, a property removed from a closed model, ...)."""
 from __future__ import annotations
 
-import copy
 import random
+
+from tests.rules.mutate import choose, mutated
 
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
 SEEDS = [
@@ -139,9 +140,5 @@ def pairs(seed: int, count: int):
     rng = random.Random(seed)
     for _ in range(count):
         old = {"$schema": DRAFT7, **rng.choice(SEEDS)()}
-        new = copy.deepcopy(old)
-        applied = []
-        for mutation in rng.sample(MUTATIONS, k=rng.choice([1, 1, 2])):
-            mutation(new, rng)
-            applied.append(mutation.__name__)
-        yield old, new, tuple(applied)
+        new, applied = mutated(old, rng, choose(rng, MUTATIONS))
+        yield old, new, applied
