@@ -6,6 +6,7 @@ import io
 import json
 from dataclasses import dataclass
 
+from ..avro.library import definition_nodes
 from ..avro.schema import Array, Enum, Fixed, Map, Named, Record, Type, Union
 from ..model import Example, Outcome, Side
 from . import avro_schemas
@@ -92,6 +93,20 @@ def _primitive(schema: Type):
     return LOGICAL_SAMPLES.get(logical.get("logicalType"), SAMPLES.get(schema.kind))
 
 
+@dataclass
+class _Written:
+    """A record encoded by the writer, and the whole reader's Example for it (None: read right)."""
+
+    data: bytes
+    payload: object
+    whole: Example | None
+    built: _Datum
+
+
+WRITTEN_KEPT = 64  # records kept for the comparison's other findings
+TOO_BIG = object()  # a record refused while it was built, remembered as such
+
+
 class Finder:
     """Both versions as fastavro schemas (parsed once) and their models, for one comparison."""
 
@@ -103,6 +118,8 @@ class Finder:
         self.aliases = {side: _field_aliases(doc) for side, doc in self.documents.items()}
         self.points: dict[Side, list[Point]] = {}
         self.readers: dict[tuple, object] = {}  # (reader side, finding path) -> isolated reader
+        self.definitions = {side: definition_nodes(doc) for side, doc in self.documents.items()}
+        self.written: dict[tuple, object] = {}  # (writer, overrides) -> _Written, None or TOO_BIG
         self.tried = Tried()  # findings of one comparison share most candidates (the plain datum)
 
     def find(self, finding, *, writer: Side, budget: Budget) -> Example | None:
@@ -123,12 +140,12 @@ class Finder:
 
         def attempt(overrides):
             return self.tried.get(key, overrides, budget, lambda: self._try(
-                _Datum(overrides).value(root, "$"), writer, reader, own))
+                self._written(writer, reader, overrides), writer, reader, own))
 
         for overrides in _candidates(self.points[writer], finding.path):
             example = attempt(overrides)
             if example is not False:
-                return self._shrunk(example, overrides, root, attempt)
+                return self._shrunk(example, overrides, writer, reader, attempt)
             if budget.exhausted:
                 return None
         return None
@@ -139,17 +156,44 @@ class Finder:
         if key not in self.readers:
             try:
                 self.readers[key] = avro_schemas.isolated(
-                    path, self.models[writer], self.models[reader],
-                    self.documents[writer], self.documents[reader])
+                    path, self.models[writer], self.models[reader], self.documents[writer],
+                    (self.definitions[writer], self.definitions[reader]))
             except Exception:  # noqa: BLE001 - the change does not stand alone (a type moved)
                 self.readers[key] = None
         return self.readers[key]
 
-    def _shrunk(self, example: Example, overrides: dict, root: Type, attempt) -> Example:
+    def _written(self, writer: Side, reader: Side, overrides: dict) -> _Written | None:
+        """The record for these overrides, encoded, with what the whole reader makes of it:
+        built once for all the findings of the comparison (None: the writer refused it)."""
+        key = (writer, tuple(sorted(overrides.items(), key=repr)))
+        if key not in self.written:
+            if len(self.written) >= WRITTEN_KEPT:  # the oldest goes: memory stays bounded
+                self.written.pop(next(iter(self.written)))
+            self.written[key] = self._write(writer, reader, overrides)
+        if self.written[key] is TOO_BIG:
+            raise TooBig
+        return self.written[key]
+
+    def _write(self, writer: Side, reader: Side, overrides: dict):
+        from fastavro import schemaless_writer
+        built = _Datum(overrides)
+        try:
+            datum = built.value(self.models[writer].root, "$")
+        except TooBig:
+            return TOO_BIG
+        buffer = io.BytesIO()
+        try:
+            schemaless_writer(buffer, self.schemas[writer], datum)
+        except Exception:  # noqa: BLE001 - a datum our sampler got wrong: try the next one
+            return None
+        data, payload = buffer.getvalue(), _json(datum)
+        whole = self._read(data, writer, self.schemas[reader], reader, payload)
+        return _Written(data, payload, whole, built)
+
+    def _shrunk(self, example: Example, overrides: dict, writer: Side, reader: Side, attempt) -> Example:
         """The example with each container emptied and each union set to null, one at a time,
         where the break still shows: the shortest record that proves the finding."""
-        built = _Datum(overrides)
-        built.value(root, "$")
+        built = self._written(writer, reader, overrides).built
         steps = [(f"{at}#empty", 1) for at in built.containers]
         steps += [(p.key, p.labels.index(f"{p.key}<null>")) for p in built.points
                   if f"{p.key}<null>" in p.labels and p.key not in overrides
@@ -160,18 +204,13 @@ class Finder:
                 example, overrides = smaller, {**overrides, key: index}
         return example
 
-    def _try(self, datum, writer: Side, reader: Side, own) -> Example | None:
-        from fastavro import schemaless_writer
-        buffer = io.BytesIO()
-        try:
-            schemaless_writer(buffer, self.schemas[writer], datum)
-        except Exception:  # noqa: BLE001 - a datum our sampler got wrong: try the next one
+    def _try(self, written: _Written | None, writer: Side, reader: Side, own) -> Example | None:
+        if written is None:
             return None
-        data, payload = buffer.getvalue(), _json(datum)
-        whole = self._read(data, writer, self.schemas[reader], reader, payload)
+        whole = written.whole
         if own is None or whole is None:
             return whole
-        mine = self._read(data, writer, own, reader, payload)
+        mine = self._read(written.data, writer, own, reader, written.payload)
         if mine is None or mine.outcome is not whole.outcome:
             return None  # the break this record shows is another change's, not the finding's
         if mine.outcome is Outcome.CHANGED:

@@ -11,7 +11,6 @@ import copy
 import json
 import re
 
-from ..avro.library import definition_nodes
 from ..avro.schema import Enum, Named, Parsed, Record
 
 # A finding's path: the named type's display name, then `.field` or `.SYMBOL`, then steps.
@@ -55,10 +54,11 @@ def _qualified(named_type: Named, swap: tuple) -> dict:
     return node
 
 
-def isolated(path: str, writer: Parsed, reader: Parsed, writer_doc, reader_doc):
+def isolated(path: str, writer: Parsed, reader: Parsed, writer_doc, definitions: tuple):
     """The writer's schema with only the element at `path` as the reader has it (a field of a
     record, an enum's symbols, a named type's definition), parsed; None when the element is not
-    one of those in both versions (the whole reader is used then)."""
+    one of those in both versions (the whole reader is used then). `definitions`: each
+    version's `definition_nodes` of its document, writer's first."""
     match = ELEMENT.match(path)
     if match is None or path.startswith("$"):
         return None
@@ -70,8 +70,8 @@ def isolated(path: str, writer: Parsed, reader: Parsed, writer_doc, reader_doc):
     old, new = found
     if old is None or new is None or type(old) is not type(new):
         return None
-    old_node = definition_nodes(writer_doc).get(old.fullname)
-    new_node = definition_nodes(reader_doc).get(new.fullname, new.node)
+    old_node = definitions[0].get(old.fullname)
+    new_node = definitions[1].get(new.fullname, new.node)
     elsewhere = old_node is None  # defined in another file: changed where the set has it
     old_node = old.node if elsewhere else old_node
     replaced = _with_member(old_node, new_node, member, old) if member else _whole(old_node, new_node)
@@ -79,7 +79,7 @@ def isolated(path: str, writer: Parsed, reader: Parsed, writer_doc, reader_doc):
         return None
     if elsewhere:
         return parse(writer_doc, writer, swap=(old.node, plain(replaced)))
-    return parse(plain(_substituted(writer_doc, old_node, replaced)), writer)
+    return parse(_substituted(writer_doc, old_node, replaced), writer)  # plain JSON throughout
 
 
 def _named(model: Parsed, display: str) -> Named | None:

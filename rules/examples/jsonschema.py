@@ -51,6 +51,7 @@ class Finder:
         known = {point.where for point in first.points}
         opened = []  # (overrides, the choice points they brought in), for the second round
         self._also = None  # an instance failing at the element and elsewhere too, kept in reserve
+        self._after_also = 0
         for overrides in _candidates(first.points, location):
             example, points = self._try(writer, reader, location, overrides, budget, names)
             if example is not None or points is None:
@@ -70,6 +71,10 @@ class Finder:
              names: tuple = ()):
         """(the example, None) when the candidate shows the break; (None, None) when the budget
         is spent; (None, its choice points) otherwise."""
+        if self._also is not None:  # a few more tries for an instance failing there alone
+            self._after_also += 1
+            if self._after_also > CLEAN_TRIES:
+                return self._also, None
         if not budget.spend():
             return None, None
         parsed, check = self.parsed[writer], self.validators[writer]
@@ -183,6 +188,8 @@ def _line(error) -> str | None:
         return None
     return short(AT.format(message=error.message, where=instance_path(error.absolute_path)))
 
+
+CLEAN_TRIES = 2  # candidates tried, once one fails at the element and elsewhere, for a cleaner one
 
 # Keywords an object fails on for one of its properties: the error sits at the object.
 ABOUT_A_PROPERTY = ("required", "dependentRequired", "dependencies", "dependentSchemas",
