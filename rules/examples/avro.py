@@ -10,7 +10,7 @@ from ..avro.library import definition_nodes
 from ..avro.schema import Array, Enum, Fixed, Map, Named, Record, Type, Union
 from ..model import Example, Outcome, Side
 from . import avro_schemas
-from .budget import Allowance, Budget, TooBig, Tried, instance_path, short
+from .budget import Allowance, Budget, TooBig, Tried, instance_path, quoted_names, short
 
 DEEP = 6  # below this many records, unions take null and containers stay empty: recursion ends
 SAMPLES = {"null": None, "boolean": True, "int": 1, "long": 1, "float": 1.5, "double": 1.5,
@@ -135,7 +135,7 @@ class Finder:
                 budget.oversized = True
                 return None
             self.points[writer] = first.points
-        own = self._isolated(finding.path, writer, reader)
+        own = self._isolated(finding, writer, reader)
         key = (writer, own is not None and finding.path)  # an isolated reader is the finding's own
 
         def attempt(overrides):
@@ -150,14 +150,14 @@ class Finder:
                 return None
         return None
 
-    def _isolated(self, path: str, writer: Side, reader: Side):
+    def _isolated(self, finding, writer: Side, reader: Side):
         """The reader with only the finding's change (None: the whole reader is used)."""
-        key = (reader, path)
+        key = (reader, finding.path)
         if key not in self.readers:
             try:
                 self.readers[key] = avro_schemas.isolated(
-                    path, self.models[writer], self.models[reader], self.documents[writer],
-                    (self.definitions[writer], self.definitions[reader]))
+                    finding.path, self.models[writer], self.models[reader], self.documents[writer],
+                    (self.definitions[writer], self.definitions[reader]), quoted_names(finding.message))
             except Exception:  # noqa: BLE001 - the change does not stand alone (a type moved)
                 self.readers[key] = None
         return self.readers[key]

@@ -54,11 +54,13 @@ def _qualified(named_type: Named, swap: tuple) -> dict:
     return node
 
 
-def isolated(path: str, writer: Parsed, reader: Parsed, writer_doc, definitions: tuple):
+def isolated(path: str, writer: Parsed, reader: Parsed, writer_doc, definitions: tuple,
+             names: tuple = ()):
     """The writer's schema with only the element at `path` as the reader has it (a field of a
     record, an enum's symbols, a named type's definition), parsed; None when the element is not
     one of those in both versions (the whole reader is used then). `definitions`: each
-    version's `definition_nodes` of its document, writer's first."""
+    version's `definition_nodes` of its document, writer's first; `names`: the other names
+    the finding gives the element (a field renamed without an alias: its old name)."""
     match = ELEMENT.match(path)
     if match is None or path.startswith("$"):
         return None
@@ -74,7 +76,7 @@ def isolated(path: str, writer: Parsed, reader: Parsed, writer_doc, definitions:
     new_node = definitions[1].get(new.fullname, new.node)
     elsewhere = old_node is None  # defined in another file: changed where the set has it
     old_node = old.node if elsewhere else old_node
-    replaced = _with_member(old_node, new_node, member, old) if member else _whole(old_node, new_node)
+    replaced = _with_member(old_node, new_node, member, old, names) if member else _whole(old_node, new_node)
     if replaced is None:
         return None
     if elsewhere:
@@ -86,12 +88,13 @@ def _named(model: Parsed, display: str) -> Named | None:
     return next((t for t in model.named.values() if display in (t.display, t.fullname)), None)
 
 
-def _with_member(old_node: dict, new_node: dict, member: str, old: Named) -> dict | None:
+def _with_member(old_node: dict, new_node: dict, member: str, old: Named, names: tuple) -> dict | None:
     out = dict(old_node)
     if isinstance(old, Record):
         mine, theirs = _field(old_node, member), _field(new_node, member)
-        theirs = theirs or (_field(new_node, *_aliases(mine)) if mine else None)
-        mine = mine or (_field(old_node, *_aliases(theirs)) if theirs else None)
+        others = tuple(n for n in names if n != member)
+        theirs = theirs or _field(new_node, *(_aliases(mine) if mine else ()), *others)
+        mine = mine or _field(old_node, *(_aliases(theirs) if theirs else ()), *others)
         gone = {id(f) for f in (mine,) if f is not None}  # a rename's two names are one field
         fields = [f for f in old_node.get("fields", []) if id(f) not in gone]
         if theirs is not None:

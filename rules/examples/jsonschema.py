@@ -8,7 +8,7 @@ import re
 from ..jsonschema import drafts
 from ..jsonschema.refs import External
 from ..model import Example, Outcome, Policy, Side
-from .budget import Budget, TooBig, instance_path, short, too_big
+from .budget import Budget, TooBig, instance_path, quoted_names, short, too_big
 from .instances import EXTRA, ITEMS, Instance, Pool
 
 AT = "{message} (at {where})"
@@ -33,7 +33,7 @@ class Finder:
     def find(self, finding, *, writer: Side, budget: Budget) -> Example | None:
         reader = Side.NEW if writer is Side.OLD else Side.OLD
         location = _location(finding.path)
-        names = tuple(re.split(r"[./]", quoted)[-1] for quoted in re.findall(r'"([^"]+)"', finding.message))
+        names = quoted_names(finding.message)
         parsed, check = self.parsed[writer], self.validators[writer]
 
         def valid(node, value) -> bool:
@@ -194,23 +194,37 @@ CLEAN_TRIES = 2  # candidates tried, once one fails at the element and elsewhere
 # Keywords an object fails on for one of its properties: the error sits at the object.
 ABOUT_A_PROPERTY = ("required", "dependentRequired", "dependencies", "dependentSchemas",
                     "additionalProperties", "unevaluatedProperties", "propertyNames")
+# Keywords an object or array fails on as a whole: a property's or an item's presence.
+ABOUT_THE_COUNT = {"prop": ("maxProperties", "minProperties"),
+                   "index": ("items", "additionalItems", "unevaluatedItems", "maxItems", "minItems"),
+                   "items": ("items", "additionalItems", "unevaluatedItems", "maxItems", "minItems",
+                             "contains", "minContains", "maxContains", "uniqueItems")}
 COMBINATORS = ("anyOf", "oneOf", "allOf", "not", "if", "then", "else", "$ref", "$dynamicRef")
 
 
 def _about(error, location: tuple, names: tuple = ()) -> bool:
     """Whether a reader's error is the finding's: at its element or inside it, on the element's
-    own property at its parent object, or a combinator above it whose failing branch is."""
+    own property or item at its parent, or a combinator above it whose failing branch is."""
     path = tuple(error.absolute_path)
     if _within(path, location):
         return True
-    if len(path) == len(location) - 1 and _within(path, location[:-1]) and location[-1][0] == "prop":
-        about = {location[-1][1], *names}  # a rename's finding names the old property too
-        return error.validator in ABOUT_A_PROPERTY and any(
-            repr(name) in error.message or name in error.absolute_schema_path for name in about) \
-            or error.validator in ("maxProperties", "minProperties")
+    if len(path) == len(location) - 1 and _within(path, location[:-1]) and _at_parent(error, location[-1], names):
+        return True
     if len(path) < len(location) and _within(path, location[:len(path)]) and error.validator in COMBINATORS:
         return not error.context or any(_about(e, location, names) for e in error.context)
     return False
+
+
+def _at_parent(error, step: tuple, names: tuple) -> bool:
+    """An error at the object or array holding the element that is about the element: it names
+    the property (a rename's finding names the old one too), or counts properties or items."""
+    if error.validator in ABOUT_THE_COUNT.get(step[0], ()):
+        return True
+    if step[0] != "prop":
+        return False
+    about = {step[1], *names}
+    return any(name in error.absolute_schema_path for name in about) or \
+        error.validator in ABOUT_A_PROPERTY and any(repr(name) in error.message for name in about)
 
 
 def _within(path: tuple, location: tuple) -> bool:

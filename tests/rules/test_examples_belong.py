@@ -155,3 +155,38 @@ def test_a_finding_without_an_example_says_why_in_one_line(rule, line):
     from rules.examples.text import lines
     (said,) = lines(None, rule)
     assert said.startswith(line) and "\n" not in said
+
+
+ARRAY_2020 = "https://json-schema.org/draft/2020-12/schema"
+# Errors the reader reports above the element (a combinator, the array or the object holding
+# it) still belong to it: these keep their example.
+ABOVE_THE_ELEMENT = [
+    ("type-changed-inside-oneOf", Format.JSONSCHEMA, Mode.BACKWARD,
+     {"oneOf": [{"properties": {"foo": {"type": "string"}}}]},
+     {"oneOf": [{"properties": {"foo": {"type": "number"}}}]}, "$.foo", "'x' is not of type 'number'"),
+    ("positional-item-removed", Format.JSONSCHEMA, Mode.BACKWARD,
+     {"$schema": ARRAY_2020, "type": "array", "prefixItems": [{"type": "string"}, {"type": "number"}],
+      "unevaluatedItems": {"type": "string"}},
+     {"$schema": ARRAY_2020, "type": "array", "prefixItems": [{"type": "string"}],
+      "unevaluatedItems": {"type": "string"}}, "$[1]", "Unevaluated items are not allowed"),
+    ("items-made-false", Format.JSONSCHEMA, Mode.BACKWARD,
+     {"$schema": ARRAY_2020, "items": True}, {"$schema": ARRAY_2020, "items": False}, "$[]",
+     "Expected at most 0 items"),
+    ("dependent-schema-on-its-property", Format.JSONSCHEMA, Mode.BACKWARD,
+     {"type": "object", "properties": {"card": {"type": "string"}}},
+     {"type": "object", "properties": {"card": {"type": "string"}},
+      "dependencies": {"card": {"required": ["billing"]}}}, "$/dependentSchemas/card",
+     "'billing' is a required property"),
+    ("field-renamed-without-alias-read-by-the-old-reader", Format.AVRO, Mode.FORWARD,
+     rec([{"name": "a", "type": "double"}, {"name": "f1", "type": "boolean"}]),
+     rec([{"name": "a", "type": "double"}, {"name": "added", "type": "boolean", "default": True}]),
+     "Payment.added", "No default value for field f1"),
+]
+
+
+@pytest.mark.parametrize("fmt, mode, old, new, path, error", [c[1:] for c in ABOVE_THE_ELEMENT],
+                         ids=[c[0] for c in ABOVE_THE_ELEMENT])
+def test_an_error_reported_above_the_element_is_still_its_example(fmt, mode, old, new, path, error):
+    report = _check(fmt, old, new, mode)
+    example = {f.path: f.example for f in report.findings}.get(path)
+    assert example is not None and example.reader_error.startswith(error), (report.findings, report.notes)
