@@ -117,7 +117,7 @@ class Finder:
                         for side, document in self.documents.items()}
         self.aliases = {side: _field_aliases(doc) for side, doc in self.documents.items()}
         self.points: dict[Side, list[Point]] = {}
-        self.readers: dict[tuple, object] = {}  # (reader side, finding path) -> isolated reader
+        self.readers: dict[tuple, object] = {}  # (reader side, finding path) -> its isolated reader
         self.definitions = {side: definition_nodes(doc) for side, doc in self.documents.items()}
         self.written: dict[tuple, object] = {}  # (writer, overrides) -> _Written, None or TOO_BIG
         self.tried = Tried()  # findings of one comparison share most candidates (the plain datum)
@@ -154,6 +154,7 @@ class Finder:
         """The reader with only the finding's change (None: the whole reader is used)."""
         key = (reader, finding.path)
         if key not in self.readers:
+            self.readers.clear()  # one finding's at a time: a big schema's copies do not pile up
             try:
                 self.readers[key] = avro_schemas.isolated(
                     finding.path, self.models[writer], self.models[reader], self.documents[writer],
