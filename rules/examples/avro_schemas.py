@@ -34,10 +34,13 @@ def parse(document, model: Parsed, swap: tuple = ()):
         for named_type in pending:
             if named_type.fullname in named:
                 continue  # defined inside another external type parsed already
+            trial = dict(named)  # a parse that fails half way must register nothing
             try:
-                parse_schema(_qualified(named_type, swap), named_schemas=named, _write_hint=False)
+                parse_schema(_qualified(named_type, swap), named_schemas=trial, _write_hint=False)
             except Exception:  # noqa: BLE001 - it uses a type not registered yet: next round
                 left.append(named_type)
+                continue
+            named.update(trial)
         if len(left) == len(pending):
             break  # what is left will fail in the main parse, with fastavro's own message
         pending = left

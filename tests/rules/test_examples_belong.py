@@ -126,6 +126,27 @@ def test_named_types_from_another_avsc_file(tmp_path, capsys, caplog, target):
     assert findings["Currency.GBP"]["reader_error"].startswith("GBP not found")
 
 
+def test_named_types_used_across_three_files(tmp_path, capsys):
+    """Money (money.avsc) defines Currency and uses Rate (rate.avsc): whatever order the types
+    are registered in, a type defined half way through a failed attempt is not defined twice."""
+    from rules.cli import main
+    rate = {"type": "record", "name": "Rate", "namespace": "com.shop", "fields": [{"name": "bp", "type": "int"}]}
+    money = json.loads(json.dumps(MONEY))
+    money["fields"].append({"name": "rate", "type": "com.shop.Rate"})
+    order = {"type": "record", "name": "Order", "namespace": "com.shop", "fields": [
+        {"name": "id", "type": "long"}, {"name": "total", "type": "com.shop.Money"}]}
+    for side, id_type in (("old", "long"), ("new", "string")):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "a_money.avsc").write_text(json.dumps(money))
+        (tmp_path / side / "b_rate.avsc").write_text(json.dumps(rate))
+        order["fields"][0]["type"] = id_type
+        (tmp_path / side / "order.avsc").write_text(json.dumps(order))
+    assert main(["check", str(tmp_path / "old" / "order.avsc"), str(tmp_path / "new" / "order.avsc"),
+                 "--examples", "--json"]) == 1
+    (finding,) = json.loads(capsys.readouterr().out)["findings"]
+    assert finding["example"]["payload"] == {"id": 1, "total": {"units": 1, "currency": "EUR", "rate": {"bp": 1}}}
+
+
 def test_a_runtime_refusing_the_schemas_says_why_in_one_line(tmp_path, monkeypatch, capsys, caplog):
     from rules.cli import main
     from rules.examples import avro as avro_examples
