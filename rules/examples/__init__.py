@@ -15,7 +15,7 @@ import time
 
 from .. import limits
 from ..model import Direction, Finding, Format, Mode, Options, Severity, Side
-from .budget import Budget
+from .budget import Budget, short
 
 LOG = logging.getLogger("rules.examples")
 MISSING_NOTE = ("examples_missing: {count} error finding(s) whose break should show at runtime "
@@ -24,6 +24,8 @@ SKIPPED_NOTE = ("examples_not_searched: {count} error finding(s): the comparison
                 "({seconds:g} s) ran out before them")
 OVERSIZED_NOTE = ("examples_over_size_limit: {count} error finding(s) have no example within the "
                   "size limit: the records tried would pass {chars} characters as JSON: {items}")
+UNAVAILABLE_NOTE = ("examples_unavailable: {count} error finding(s) have no example: the runtime "
+                    "could not load the schemas ({error}): {items}")
 MISSING_LISTED = 5  # findings named in the note; the count covers them all
 
 # Rules whose error breaks no reader of a record, so no record can show it. Each says why.
@@ -80,6 +82,7 @@ class Search:
         self._finder_class = _finders()[fmt]
         self._skipped: set[tuple] = set()  # findings reached after the deadline: not missing
         self._oversized: set[tuple] = set()  # records over the size limit were refused: not missing
+        self._unavailable: dict[tuple, str] = {}  # finding -> why the runtime refused the schemas
 
     def attach(self, findings: list[Finding], old, new) -> list[Finding]:
         """The findings, each breaking error one with `example` set (an Example or None)."""
@@ -106,15 +109,19 @@ class Search:
             if why is not None:
                 out.append(dataclasses.replace(finding, example=None, example_why=why))
                 continue
+            if isinstance(finder, _Nothing):
+                self._unavailable[_key(finding)] = finder.why
             out.append(dataclasses.replace(finding, example=self._find(finder, finding, directions)))
         return out
 
     def _finder(self, old, new):
         try:
             return self._finder_class(old, new, self.options)
-        except Exception:  # noqa: BLE001 - a runtime refusing the schema must not sink the check
-            LOG.warning("example search unavailable for this comparison", exc_info=True)
-            return _Nothing()
+        except Exception as error:  # noqa: BLE001 - a runtime refusing the schema must not sink the check
+            # One line, said again in the notes: a traceback tells a schema author nothing.
+            why = short(f"{type(error).__name__}: {error}")
+            LOG.info("example search unavailable for this comparison: %s", why)
+            return _Nothing(why)
 
     def directions(self, finding: Finding) -> list[Direction]:
         """The breaking directions this mode checks, for an error finding that has any."""
@@ -129,9 +136,9 @@ class Search:
             writer = Side.OLD if direction is Direction.BACKWARD else Side.NEW
             try:
                 example = finder.find(finding, writer=writer, budget=budget)
-            except Exception:  # noqa: BLE001 - a search failure is "no example", never a failed check
-                LOG.warning("example search failed for %s at %s", finding.rule, finding.path,
-                            exc_info=True)
+            except Exception as error:  # noqa: BLE001 - a search failure is "no example", never a failed check
+                LOG.info("example search failed for %s at %s: %s", finding.rule, finding.path,
+                         short(f"{type(error).__name__}: {error}"))
                 example = None
             if example is not None:
                 return example
@@ -143,10 +150,15 @@ class Search:
     def notes(self, findings) -> tuple[str, ...]:
         unfound = [f for f in findings if f.example is None and self.directions(f)
                    and f.rule not in NOT_A_READ_FAILURE and f.example_why is None]
+        unavailable = [f for f in unfound if _key(f) in self._unavailable]
+        unfound = [f for f in unfound if _key(f) not in self._unavailable]
         oversized = [f for f in unfound if _key(f) in self._oversized]
         missing = [f for f in unfound if _key(f) not in self._skipped | self._oversized]
         skipped = len(unfound) - len(missing) - len(oversized)
         notes = []
+        for why in dict.fromkeys(self._unavailable[_key(f)] for f in unavailable):
+            refused = [f for f in unavailable if self._unavailable[_key(f)] == why]
+            notes.append(UNAVAILABLE_NOTE.format(count=len(refused), error=why, items=_listed(refused)))
         if missing:
             notes.append(MISSING_NOTE.format(count=len(missing), items=_listed(missing)))
         if oversized:
@@ -158,7 +170,10 @@ class Search:
 
 
 class _Nothing:
-    """The finder when a runtime cannot load the schemas: it finds nothing."""
+    """The finder when a runtime cannot load the schemas: it finds nothing, and says why."""
+
+    def __init__(self, why: str):
+        self.why = why
 
     def find(self, finding, *, writer, budget):
         return None

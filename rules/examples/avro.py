@@ -1,18 +1,22 @@
 """Avro examples: a datum of the writer schema, encoded by fastavro and resolved by the reader's."""
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 from dataclasses import dataclass
-from decimal import Decimal
 
+from ..avro.library import definition_nodes
 from ..avro.schema import Array, Enum, Fixed, Map, Named, Record, Type, Union
 from ..model import Example, Outcome, Side
-from .budget import Allowance, Budget, TooBig, Tried, instance_path, short
+from . import avro_schemas
+from .budget import Allowance, Budget, TooBig, Tried, instance_path, quoted_names, short
 
 DEEP = 6  # below this many records, unions take null and containers stay empty: recursion ends
 SAMPLES = {"null": None, "boolean": True, "int": 1, "long": 1, "float": 1.5, "double": 1.5,
            "string": "x", "bytes": b"x"}
+# The finding's change fails reading on its own; the whole other version fails first elsewhere.
+ALSO = "{error} (the whole {reader} schema fails first on another change: {other})"
 LOGICAL_SAMPLES = {"uuid": "00000000-0000-4000-8000-000000000001"}
 
 
@@ -31,6 +35,7 @@ class _Datum:
     def __init__(self, overrides: dict[str, int]):
         self.overrides, self.points = overrides, []
         self.building: set[str] = set()  # records being built: a union leaves them by null
+        self.containers: list[str] = []  # arrays and maps given an item, which shrinking may empty
         self.allowance = Allowance()  # raises TooBig before a record outgrows the limit
 
     def value(self, schema: Type, at: str, depth: int = 0):
@@ -50,10 +55,18 @@ class _Datum:
         if isinstance(schema, Fixed):
             return b"\x01" * schema.size
         if isinstance(schema, Array):
-            return [] if depth > DEEP else [self.value(schema.items, f"{at}[]", depth)]
+            return [self.value(schema.items, f"{at}[]", depth)] if self._fill(schema.items, at, depth) else []
         if isinstance(schema, Map):
-            return {} if depth > DEEP else {"k": self.value(schema.values, f"{at}{{}}", depth)}
+            return {"k": self.value(schema.values, f"{at}{{}}", depth)} if self._fill(schema.values, at, depth) else {}
         return _primitive(schema)
+
+    def _fill(self, items: Type, at: str, depth: int) -> bool:
+        """Whether a container gets its one item: not when the item is a record being built
+        (recursion ends at `[]`) or too deep, nor when the search empties it (shrinking)."""
+        if depth > DEEP or (isinstance(items, Named) and items.fullname in self.building):
+            return False
+        self.containers.append(at)
+        return self.overrides.get(f"{at}#empty") is None
 
     def _union(self, schema: Union, at: str, depth: int):
         branches = schema.branches
@@ -75,22 +88,38 @@ class _Datum:
 
 def _primitive(schema: Type):
     logical = dict(schema.logical)
-    if logical.get("logicalType") == "decimal":
-        return Decimal(1)
+    if logical.get("logicalType") == "decimal":  # the unscaled bytes, as Avro's JSON has them
+        return b"\x01"
     return LOGICAL_SAMPLES.get(logical.get("logicalType"), SAMPLES.get(schema.kind))
+
+
+@dataclass
+class _Written:
+    """A record encoded by the writer, and the whole reader's Example for it (None: read right)."""
+
+    data: bytes
+    payload: object
+    whole: Example | None
+    built: _Datum
+
+
+WRITTEN_KEPT = 64  # records kept for the comparison's other findings
+TOO_BIG = object()  # a record refused while it was built, remembered as such
 
 
 class Finder:
     """Both versions as fastavro schemas (parsed once) and their models, for one comparison."""
 
     def __init__(self, old, new, options):
-        from fastavro import parse_schema
         self.models = {Side.OLD: old, Side.NEW: new}
         self.documents = {side: json.loads(p.text) for side, p in self.models.items()}
-        self.schemas = {side: parse_schema(document, _write_hint=False)
+        self.schemas = {side: avro_schemas.parse(document, self.models[side])
                         for side, document in self.documents.items()}
         self.aliases = {side: _field_aliases(doc) for side, doc in self.documents.items()}
         self.points: dict[Side, list[Point]] = {}
+        self.readers: dict[tuple, object] = {}  # (reader side, finding path) -> its isolated reader
+        self.definitions = {side: definition_nodes(doc) for side, doc in self.documents.items()}
+        self.written: dict[tuple, object] = {}  # (writer, overrides) -> _Written, None or TOO_BIG
         self.tried = Tried()  # findings of one comparison share most candidates (the plain datum)
 
     def find(self, finding, *, writer: Side, budget: Budget) -> Example | None:
@@ -106,30 +135,103 @@ class Finder:
                 budget.oversized = True
                 return None
             self.points[writer] = first.points
+        own = self._isolated(finding, writer, reader)
+        key = (writer, own is not None and finding.path)  # an isolated reader is the finding's own
+
+        def attempt(overrides):
+            return self.tried.get(key, overrides, budget, lambda: self._try(
+                self._written(writer, reader, overrides), writer, reader, own))
+
         for overrides in _candidates(self.points[writer], finding.path):
-            example = self.tried.get(writer, overrides, budget, lambda: self._try(
-                _Datum(overrides).value(root, "$"), writer, reader))
+            example = attempt(overrides)
             if example is not False:
-                return example
+                return self._shrunk(example, overrides, writer, reader, attempt)
             if budget.exhausted:
                 return None
         return None
 
-    def _try(self, datum, writer: Side, reader: Side) -> Example | None:
-        from fastavro import schemaless_reader, schemaless_writer
+    def _isolated(self, finding, writer: Side, reader: Side):
+        """The reader with only the finding's change (None: the whole reader is used)."""
+        key = (reader, finding.path)
+        if key not in self.readers:
+            self.readers.clear()  # one finding's at a time: a big schema's copies do not pile up
+            try:
+                self.readers[key] = avro_schemas.isolated(
+                    finding.path, self.models[writer], self.models[reader], self.documents[writer],
+                    (self.definitions[writer], self.definitions[reader]), quoted_names(finding.message))
+            except Exception:  # noqa: BLE001 - the change does not stand alone (a type moved)
+                self.readers[key] = None
+        return self.readers[key]
+
+    def _written(self, writer: Side, reader: Side, overrides: dict) -> _Written | None:
+        """The record for these overrides, encoded, with what the whole reader makes of it:
+        built once for all the findings of the comparison (None: the writer refused it)."""
+        key = (writer, tuple(sorted(overrides.items(), key=repr)))
+        if key not in self.written:
+            if len(self.written) >= WRITTEN_KEPT:  # the oldest goes: memory stays bounded
+                self.written.pop(next(iter(self.written)))
+            self.written[key] = self._write(writer, reader, overrides)
+        if self.written[key] is TOO_BIG:
+            raise TooBig
+        return self.written[key]
+
+    def _write(self, writer: Side, reader: Side, overrides: dict):
+        from fastavro import schemaless_writer
+        built = _Datum(overrides)
+        try:
+            datum = built.value(self.models[writer].root, "$")
+        except TooBig:
+            return TOO_BIG
         buffer = io.BytesIO()
         try:
             schemaless_writer(buffer, self.schemas[writer], datum)
         except Exception:  # noqa: BLE001 - a datum our sampler got wrong: try the next one
             return None
-        buffer.seek(0)
-        payload = _json(datum)
+        data, payload = buffer.getvalue(), _json(datum)
+        whole = self._read(data, writer, self.schemas[reader], reader, payload)
+        return _Written(data, payload, whole, built)
+
+    def _shrunk(self, example: Example, overrides: dict, writer: Side, reader: Side, attempt) -> Example:
+        """The example with each container emptied and each union set to null, one at a time,
+        where the break still shows: the shortest record that proves the finding."""
+        built = self._written(writer, reader, overrides).built
+        steps = [(f"{at}#empty", 1) for at in built.containers]
+        steps += [(p.key, p.labels.index(f"{p.key}<null>")) for p in built.points
+                  if f"{p.key}<null>" in p.labels and p.key not in overrides
+                  and p.labels[p.chosen] != f"{p.key}<null>"]
+        for key, index in steps:
+            smaller = attempt({**overrides, key: index})
+            if smaller is not False:
+                example, overrides = smaller, {**overrides, key: index}
+        return example
+
+    def _try(self, written: _Written | None, writer: Side, reader: Side, own) -> Example | None:
+        if written is None:
+            return None
+        whole = written.whole
+        if own is None or whole is None:
+            return whole
+        mine = self._read(written.data, writer, own, reader, written.payload)
+        if mine is None or mine.outcome is not whole.outcome:
+            return None  # the break this record shows is another change's, not the finding's
+        if mine.outcome is Outcome.CHANGED:
+            return mine if set(mine.changed) <= set(whole.changed) else None
+        if mine.reader_error != whole.reader_error:  # the whole reader meets another change first
+            return dataclasses.replace(mine, reader_error=short(ALSO.format(
+                error=mine.reader_error, reader=reader.value, other=whole.reader_error)))
+        return mine
+
+    def _read(self, data: bytes, writer: Side, reader_schema, reader: Side, payload) -> Example | None:
+        """What the reader makes of the written bytes: an error, values it sees differently from
+        the writer's own reader (so logical types compare as the runtime reads them), or None."""
+        from fastavro import schemaless_reader
         try:
-            read = schemaless_reader(buffer, self.schemas[writer], self.schemas[reader])
+            read = schemaless_reader(io.BytesIO(data), self.schemas[writer], reader_schema)
         except Exception as error:  # noqa: BLE001 - fastavro raises many types on resolution
             return Example(writer, payload, Outcome.ERROR, reader_error=short(error))
+        written = schemaless_reader(io.BytesIO(data), self.schemas[writer], self.schemas[writer])
         changed = []
-        _diff(_plain(datum), read, [], changed, self.aliases[reader])
+        _diff(written, read, [], changed, self.aliases[reader])
         if changed:
             return Example(writer, payload, Outcome.CHANGED, changed=tuple(changed))
         return None
@@ -161,20 +263,7 @@ def _json(datum):
         return [_json(value) for value in datum]
     if isinstance(datum, bytes):
         return datum.decode("latin-1")
-    if isinstance(datum, Decimal):
-        return str(datum)
     return datum
-
-
-def _plain(value):
-    """The written datum as the reader returns values: union branches unwrapped."""
-    if isinstance(value, tuple):
-        return _plain(value[1])
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
 
 
 def _diff(written, read, steps: list, out: list, aliases: dict) -> None:

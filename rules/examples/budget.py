@@ -93,3 +93,10 @@ def instance_path(steps) -> str:
     for step in steps:
         out += f"[{step}]" if isinstance(step, int) else f".{step}"
     return out
+
+
+def quoted_names(message: str) -> tuple[str, ...]:
+    """The last segment of each name a finding's message quotes (`"UserEvent.userName"`):
+    a rename's message gives the element's other name."""
+    import re
+    return tuple(re.split(r"[./]", quoted)[-1] for quoted in re.findall(r'"([^"]+)"', message))

@@ -8,10 +8,12 @@ import re
 from ..jsonschema import drafts
 from ..jsonschema.refs import External
 from ..model import Example, Outcome, Policy, Side
-from .budget import Budget, TooBig, instance_path, short, too_big
+from .budget import Budget, TooBig, instance_path, quoted_names, short, too_big
 from .instances import EXTRA, ITEMS, Instance, Pool
 
 AT = "{message} (at {where})"
+# The instance fails at the finding's element, and the whole reader for another change as well.
+ALSO = "{error} (the {reader} schema also rejects it for another change: {other})"
 # Keywords whose next path segment is a property name the instance should hold.
 NAMES_A_PROPERTY = ("dependentRequired", "dependentSchemas", "dependencies")
 STEP = re.compile(r'\.(?P<name>[A-Za-z_][A-Za-z0-9_]*)|\[(?P<quoted>"(?:[^"\\]|\\.)*")\]'
@@ -31,6 +33,7 @@ class Finder:
     def find(self, finding, *, writer: Side, budget: Budget) -> Example | None:
         reader = Side.NEW if writer is Side.OLD else Side.OLD
         location = _location(finding.path)
+        names = quoted_names(finding.message)
         parsed, check = self.parsed[writer], self.validators[writer]
 
         def valid(node, value) -> bool:
@@ -47,24 +50,31 @@ class Finder:
             return None
         known = {point.where for point in first.points}
         opened = []  # (overrides, the choice points they brought in), for the second round
+        self._also = None  # an instance failing at the element and elsewhere too, kept in reserve
+        self._after_also = 0
         for overrides in _candidates(first.points, location):
-            example, points = self._try(writer, reader, location, overrides, budget)
+            example, points = self._try(writer, reader, location, overrides, budget, names)
             if example is not None or points is None:
-                return example
+                return example or self._also
             opened.append((overrides, [p for p in points if p.where not in known]))
         # Second round: each option at a point an override brought in (a property added by
         # one choice, holding a value other than its first).
         for overrides, points in opened:
             for more in _candidates(points, location):
                 if more:
-                    example, left = self._try(writer, reader, location, {**overrides, **more}, budget)
+                    example, left = self._try(writer, reader, location, {**overrides, **more}, budget, names)
                     if example is not None or left is None:
-                        return example
-        return None
+                        return example or self._also
+        return self._also
 
-    def _try(self, writer: Side, reader: Side, location: tuple, overrides: dict, budget: Budget):
+    def _try(self, writer: Side, reader: Side, location: tuple, overrides: dict, budget: Budget,
+             names: tuple = ()):
         """(the example, None) when the candidate shows the break; (None, None) when the budget
         is spent; (None, its choice points) otherwise."""
+        if self._also is not None:  # a few more tries for an instance failing there alone
+            self._after_also += 1
+            if self._after_also > CLEAN_TRIES:
+                return self._also, None
         if not budget.spend():
             return None, None
         parsed, check = self.parsed[writer], self.validators[writer]
@@ -77,13 +87,18 @@ class Finder:
             return None, []
         if not _valid(check, parsed.root, built):
             return None, []
-        error = _first_error(self.validators[reader], built)
-        if error is None:
+        error, other = _errors(self.validators[reader], built, location, names)
+        if error is None:  # the reader accepts it, or rejects it for another change only
             return None, instance.points
         example = Example(writer, built, Outcome.ERROR, reader_error=error)
         if too_big(example):
             budget.oversized = True
             return None, None
+        if other is not None:  # shown only if no instance fails at the element alone
+            if self._also is None:
+                self._also = Example(writer, built, Outcome.ERROR, reader_error=short(ALSO.format(
+                    error=error, reader=reader.value, other=other)))
+            return None, instance.points
         return example, None
 
 
@@ -154,15 +169,73 @@ def _valid(validator, node, value) -> bool:
         return False
 
 
-def _first_error(validator, instance) -> str | None:
+def _errors(validator, instance, location: tuple, names: tuple) -> tuple[str | None, str | None]:
+    """The reader's error at the finding's element (None: it rejects nothing there), and its
+    first error elsewhere (None: none), each as one line. `names`: the last segments of the
+    paths the finding's message quotes (a rename's old name)."""
     from jsonschema.exceptions import best_match
     try:
-        error = best_match(validator.iter_errors(instance))
+        errors = list(validator.iter_errors(instance))
     except Exception:  # noqa: BLE001 - the reader cannot even be evaluated: not an example
-        return None
+        return None, None
+    mine = [e for e in errors if _about(e, location, names)]
+    others = [e for e in errors if not _about(e, location, names)]
+    return _line(best_match(mine)), _line(best_match(others))
+
+
+def _line(error) -> str | None:
     if error is None:
         return None
     return short(AT.format(message=error.message, where=instance_path(error.absolute_path)))
+
+
+CLEAN_TRIES = 2  # candidates tried, once one fails at the element and elsewhere, for a cleaner one
+
+# Keywords an object fails on for one of its properties: the error sits at the object.
+ABOUT_A_PROPERTY = ("required", "dependentRequired", "dependencies", "dependentSchemas",
+                    "additionalProperties", "unevaluatedProperties", "propertyNames")
+# Keywords an object or array fails on as a whole: a property's or an item's presence.
+ABOUT_THE_COUNT = {"prop": ("maxProperties", "minProperties"),
+                   "index": ("items", "additionalItems", "unevaluatedItems", "maxItems", "minItems"),
+                   "items": ("items", "additionalItems", "unevaluatedItems", "maxItems", "minItems",
+                             "contains", "minContains", "maxContains", "uniqueItems")}
+COMBINATORS = ("anyOf", "oneOf", "allOf", "not", "if", "then", "else", "$ref", "$dynamicRef")
+
+
+def _about(error, location: tuple, names: tuple = ()) -> bool:
+    """Whether a reader's error is the finding's: at its element or inside it, on the element's
+    own property or item at its parent, or a combinator above it whose failing branch is."""
+    path = tuple(error.absolute_path)
+    if _within(path, location):
+        return True
+    if len(path) == len(location) - 1 and _within(path, location[:-1]) and _at_parent(error, location[-1], names):
+        return True
+    if len(path) < len(location) and _within(path, location[:len(path)]) and error.validator in COMBINATORS:
+        return not error.context or any(_about(e, location, names) for e in error.context)
+    return False
+
+
+def _at_parent(error, step: tuple, names: tuple) -> bool:
+    """An error at the object or array holding the element that is about the element: it names
+    the property (a rename's finding names the old one too), or counts properties or items."""
+    if error.validator in ABOUT_THE_COUNT.get(step[0], ()):
+        return True
+    if step[0] != "prop":
+        return False
+    about = {step[1], *names}
+    return any(name in error.absolute_schema_path for name in about) or \
+        error.validator in ABOUT_A_PROPERTY and any(repr(name) in error.message for name in about)
+
+
+def _within(path: tuple, location: tuple) -> bool:
+    """Whether the instance path lies at the location or below it."""
+    if len(path) < len(location):
+        return False
+    for step, (kind, *name) in zip(path, location):
+        if kind == "prop" and step != name[0] or kind == "index" and step != name[0] \
+                or kind == "items" and not isinstance(step, int) or kind == "extra" and not isinstance(step, str):
+            return False
+    return True
 
 
 def _regex(pattern: str):

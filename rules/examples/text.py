@@ -8,7 +8,7 @@ from ..model import Example, Outcome, Side
 WRITTEN = "example: written with {writer}, read with {reader}: {payload}"
 FAILS = "the reader fails: {error}"
 CHANGES = "the reader sees different values at: {paths}"
-NONE_FOUND = "example: none found within the search budget"
+NONE_FOUND = "example: none: the notes below say why"  # the budget, the size limit, the runtime
 NONE_CAN = "example: none: {why}"
 BINARY = "as binary (base64): {data}"
 MAX_PAYLOAD_CHARS = 2000  # a terminal line, not a file: the JSON output has the whole payload

@@ -1,8 +1,9 @@
 """A seeded generator of Avro schema pairs (old, mutated new) and of datums for a schema."""
 from __future__ import annotations
 
-import copy
 import random
+
+from tests.rules.mutate import choose, mutated
 
 PRIMITIVES = ["int", "long", "float", "double", "string", "bytes", "boolean"]
 DEFAULTS = {"int": 1, "long": 2, "float": 1.5, "double": 2.5, "string": "s", "bytes": "b",
@@ -167,12 +168,8 @@ def pairs(seed: int, count: int):
     rng = random.Random(seed)
     for _ in range(count):
         old = base(rng)
-        new = copy.deepcopy(old)
-        applied = []
-        for mutation in rng.sample(MUTATIONS, k=rng.choice([1, 1, 2])):
-            mutation(new, rng)
-            applied.append(mutation.__name__)
-        yield old, new, tuple(applied)
+        new, applied = mutated(old, rng, choose(rng, MUTATIONS))
+        yield old, new, applied
 
 
 def datum(schema, rng: random.Random, named: dict | None = None, depth: int = 0):
