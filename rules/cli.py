@@ -152,7 +152,9 @@ def _name_buf_ids(findings: list[dict]) -> None:
                 finding["buf"] = list(ids)
 
 
-def _print(report: Report, output: Output, *, new: str, unchecked: Sequence[SchemaError] = ()) -> None:
+def _print(report: Report, output: Output, *, new: str, unchecked: Sequence[SchemaError] = (),
+           checked: Sequence[str] | None = None) -> None:
+    """`checked`: a directory check's files (relative paths); None for a file check."""
     if output is Output.JSON:
         data = report.to_json()
         _name_buf_ids(data["findings"])
@@ -167,7 +169,9 @@ def _print(report: Report, output: Output, *, new: str, unchecked: Sequence[Sche
         from .output.model import from_report
 
         verdict = _summary(report, len(unchecked))
-        sys.stdout.write(render(output, from_report(report, new=new, verdict=verdict)))
+        outcome = from_report(report, new=new, verdict=verdict, tree=checked is not None,
+                              checked=checked or (), problems=unchecked)
+        sys.stdout.write(render(output, outcome))
 
 
 def _budget() -> float:
@@ -290,15 +294,16 @@ def _check_trees(args: argparse.Namespace, configured: Configured | None) -> int
                          options=_options(args, configured)[0], proto_paths=roots,
                          examples=args.examples, checker=partial(_checked_apart, seconds=_budget()),
                          categories_given=bool(args.categories))
-    for problem in result.problems:
-        _unusable(problem, args)
-    _print(result.report, Output(args.output), new=args.new, unchecked=result.problems)
+    for problem in result.problems:  # each also a file of the output (not reviewed: failed)
+        _unusable(problem, args, annotate=False)
+    _print(result.report, Output(args.output), new=args.new, unchecked=result.problems,
+           checked=result.checked)
     return result.exit_code
 
 
-def _unusable(error: SchemaError, args: argparse.Namespace) -> None:
+def _unusable(error: SchemaError, args: argparse.Namespace, *, annotate: bool = True) -> None:
     print(f"error: {visible(error)}", file=sys.stderr)
-    if args.output == Output.GITHUB.value:  # also as an annotation on the file and line
+    if annotate and args.output == Output.GITHUB.value:  # also as an annotation on the file and line
         from .output.github import command
 
         print(command("error", error.problem, file=error.file, line=error.line, title=UNUSABLE))

@@ -5,6 +5,7 @@ import enum
 from typing import Sequence
 
 from rules import Finding, Format, Severity, Side
+from rules.output.model import REMOVED_FROM
 
 from bot.render import calendar, comments
 from bot.render.escape import cell, code, plain, text as prose
@@ -30,7 +31,6 @@ ANNOTATED = ("_The first {count} findings, errors first, are annotated on the li
              "above lists every one._")
 NO_FINDINGS = "no findings"
 NOT_REVIEWED_BECAUSE = "not reviewed: {problem}"
-REMOVED_FROM = "Removed from line {line} of the base version. "
 UNKNOWN_FORMAT = "—"
 FORMAT_NAMES = {Format.AVRO: "Avro", Format.PROTOBUF: "Protobuf", Format.JSONSCHEMA: "JSON Schema"}
 # GitHub takes 50 annotations per request; more would cost a request per 50 on every review.
