@@ -10,29 +10,47 @@ from .model import Finding
 USED_BY = " Used by {users}."
 
 
-def same_change(finding: Finding) -> tuple:
-    """Two findings are one change when rule, file, line, side and older version agree and
-    their messages differ only in the element's path (each user names it from its own root:
-    `$.zip` in address.schema.json is `Order.shipTo.zip` seen from order.schema.json)."""
-    message = finding.message.replace(finding.path, "\0") if finding.path else finding.message
-    return (finding.rule, finding.file, finding.line, finding.side, finding.against, message)
+def _place(finding: Finding) -> tuple:
+    return (finding.rule, finding.file, finding.line, finding.side, finding.against)
+
+
+def _said(finding: Finding) -> str:
+    return finding.message.replace(finding.path, "\0") if finding.path else finding.message
+
+
+def same_change(a: Finding, b: Finding) -> bool:
+    """One change when rule, file, line, side and older version agree and the messages differ
+    only in the element's path (each user names it from its own root: `$.zip` in
+    address.schema.json is `Order.shipTo.zip` seen from order.schema.json) or in what was
+    added after the rule's words (the App's note on the file's own history)."""
+    said_a, said_b = _said(a), _said(b)
+    return _place(a) == _place(b) and (said_a.startswith(said_b) or said_b.startswith(said_a))
 
 
 def once(seen: Iterable[tuple[str, Finding]]) -> list[Finding]:
-    """(file checked, finding) pairs -> each change once, sorted. The finding from checking the
-    file it is in wins (its path is from that file's root, and only it can carry a fix), at the
-    worst severity any check gave it; the other files that saw it are named as its users."""
-    groups: dict[tuple, list[tuple[str, Finding]]] = {}
+    """(file checked, finding) pairs -> each change once, sorted. What the check of the file it
+    is in found wins (its path is from that file's root, and only it can carry a fix); every
+    other file that saw it is named as a user, on the first, at the worst severity any check
+    gave it. Identical findings (rule, file, line, side, path) are one."""
+    places: dict[tuple, list[list[tuple[str, Finding]]]] = {}
     for checked, finding in seen:
-        groups.setdefault(same_change(finding), []).append((checked, finding))
+        groups = places.setdefault(_place(finding), [])
+        group = next((group for group in groups if same_change(group[0][1], finding)), None)
+        if group is None:
+            groups.append(group := [])
+        group.append((checked, finding))
     out = []
-    for group in groups.values():
-        group.sort(key=lambda pair: pair[0] != pair[1].file)  # stable: its own file's first
-        kept = group[0][1]
-        users = dict.fromkeys(checked if finding.path == kept.path else f"{checked} ({finding.path})"
-                              for checked, finding in group[1:]
-                              if (checked, finding.path) != (kept.file, kept.path))
+    for group in (group for groups in places.values() for group in groups):
+        own = [finding for checked, finding in group if checked == finding.file] or [group[0][1]]
+        by_path: dict[str, Finding] = {}
+        for finding in own:
+            by_path.setdefault(finding.path, finding)  # identical findings: the first
+        kept = list(by_path.values())
+        users = dict.fromkeys(checked if finding.path == kept[0].path else f"{checked} ({finding.path})"
+                              for checked, finding in group if checked != finding.file)
         worst = min((finding.severity for _, finding in group), key=lambda s: s.rank)
-        message = kept.message + (USED_BY.format(users=", ".join(users)) if users else "")
-        out.append(dataclasses.replace(kept, severity=worst, message=message))
+        used_by = USED_BY.format(users=", ".join(users)) if users else ""
+        out += [dataclasses.replace(finding, severity=worst,
+                                    message=finding.message + (used_by if n == 0 else ""))
+                for n, finding in enumerate(kept)]
     return sorted(out, key=lambda f: f.sort_key)

@@ -108,8 +108,10 @@ def annotations(files: Sequence[FileReview], *, limit: int = MAX_ANNOTATIONS) ->
     first, at most `limit` (one request's worth; the summary table lists every finding)."""
     order = list(Severity)  # error, warning, info; sorted() is stable: file order within each
     chosen = sorted(_annotatable(files), key=lambda pair: order.index(pair[1].severity))[:limit]
-    return [_annotation(file, finding) | ({"path": finding.file} if file.in_other_file(finding) else {})
-            for file, finding in chosen]
+    out = [_annotation(file, finding) | ({"path": finding.file} if file.in_other_file(finding) else {})
+           for file, finding in chosen]
+    # Those chosen, listed as every format lists findings: by file and line, then rule.
+    return sorted(out, key=lambda a: (a["path"], a["start_line"], a["title"]))
 
 
 def _annotatable(files: Sequence[FileReview]) -> list[tuple[FileReview, Finding]]:

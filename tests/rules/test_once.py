@@ -1,0 +1,40 @@
+"""rules/once.py: one finding per change, at its definition, naming the files that use it."""
+import pytest
+
+from rules import Finding, Severity, Side
+from rules.once import once
+
+
+def found(file, path, *, line=9, rule="R", severity=Severity.ERROR, side=Side.NEW, message=None):
+    return Finding(rule=rule, severity=severity, line=line, path=path, file=file, side=side,
+                   message=message or f'Optional property "{path}" was added to "required".')
+
+
+@pytest.mark.parametrize("seen, expected", [
+    # the definition's own check and two users' views of it: once, users named
+    ([("a.json", found("a.json", "$.zip")), ("o.json", found("a.json", "O.to.zip")),
+      ("c.json", found("a.json", "C.home.zip"))],
+     [("a.json", "$.zip", 'Optional property "$.zip" was added to "required". '
+                          "Used by o.json (O.to.zip), c.json (C.home.zip).")]),
+    # identical findings (the same change reached twice): one, nobody named
+    ([("a.json", found("a.json", "$.x")), ("a.json", found("a.json", "$.x"))],
+     [("a.json", "$.x", 'Optional property "$.x" was added to "required".')]),
+    # the defining file not checked: the first view stays, every user named
+    ([("o.json", found("a.json", "$.n")), ("i.json", found("a.json", "$.n"))],
+     [("a.json", "$.n", 'Optional property "$.n" was added to "required". Used by o.json, i.json.')]),
+    # two changes on one line differ in what the message says: both stay
+    ([("a.json", found("a.json", "$.a", message="from 20 to 10")),
+      ("a.json", found("a.json", "$.b", message="from 10 to 5"))],
+     [("a.json", "$.a", "from 20 to 10"), ("a.json", "$.b", "from 10 to 5")]),
+    # the same element on the base side and the head side: two places, two findings
+    ([("a.json", found("a.json", "$.x", side=Side.OLD)), ("a.json", found("a.json", "$.x"))],
+     [("a.json", "$.x", 'Optional property "$.x" was added to "required".')] * 2),
+])
+def test_once(seen, expected):
+    assert [(f.file, f.path, f.message) for f in once(seen)] == expected
+
+
+def test_the_worst_severity_any_check_gave_wins():
+    seen = [("a.json", found("a.json", "$.x", severity=Severity.INFO)),
+            ("o.json", found("a.json", "O.x", severity=Severity.ERROR))]
+    assert [f.severity for f in once(seen)] == [Severity.ERROR]
