@@ -169,8 +169,11 @@ def _print(report: Report, output: Output, *, new: str, unchecked: Sequence[Sche
         from .output.model import from_report
 
         verdict = _summary(report, len(unchecked))
+        # A file that could not be checked fails in JUnit and SARIF too; `github` annotated it
+        # already, on its line (_unusable).
         outcome = from_report(report, new=new, verdict=verdict, tree=checked is not None,
-                              checked=checked or (), problems=unchecked)
+                              checked=checked or (),
+                              problems=() if output is Output.GITHUB else unchecked)
         sys.stdout.write(render(output, outcome))
 
 
@@ -294,16 +297,16 @@ def _check_trees(args: argparse.Namespace, configured: Configured | None) -> int
                          options=_options(args, configured)[0], proto_paths=roots,
                          examples=args.examples, checker=partial(_checked_apart, seconds=_budget()),
                          categories_given=bool(args.categories))
-    for problem in result.problems:  # each also a file of the output (not reviewed: failed)
-        _unusable(problem, args, annotate=False)
+    for problem in result.problems:
+        _unusable(problem, args)
     _print(result.report, Output(args.output), new=args.new, unchecked=result.problems,
            checked=result.checked)
     return result.exit_code
 
 
-def _unusable(error: SchemaError, args: argparse.Namespace, *, annotate: bool = True) -> None:
+def _unusable(error: SchemaError, args: argparse.Namespace) -> None:
     print(f"error: {visible(error)}", file=sys.stderr)
-    if annotate and args.output == Output.GITHUB.value:  # also as an annotation on the file and line
+    if args.output == Output.GITHUB.value:  # also as an annotation on the file and line
         from .output.github import command
 
         print(command("error", error.problem, file=error.file, line=error.line, title=UNUSABLE))

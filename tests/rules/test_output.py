@@ -327,3 +327,28 @@ def test_junit_failure_type_names_every_failing_rule():
         located("B_RULE", 1), located("A_RULE", 2), located("B_RULE", 3))),), failed=True, verdict="v")
     failure = ET.fromstring(render(Output.JUNIT, outcome)).find("testsuite/testcase/failure")
     assert failure.get("type") == "B_RULE, A_RULE" and failure.get("message") == "3 error-level finding(s)"
+
+
+@pytest.mark.parametrize("output", ["junit", "sarif", "github"])
+def test_a_directory_file_that_could_not_be_checked_fails_in_every_ci_format(tmp_path, output):
+    for side, text in (("old", OLD), ("new", '{"type": "object",\n "properties": }')):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "bad.schema.json").write_text(text)
+        (tmp_path / side / "good.schema.json").write_text(OLD)
+    done = subprocess.run([sys.executable, "-m", "rules", "check", "old", "new", "--output", output],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 2 and done.stderr.startswith("error: bad.schema.json:2: ")
+    if output == "junit":
+        cases = {c.get("name"): c for c in ET.fromstring(done.stdout).iter("testcase")}
+        assert sorted(cases) == ["bad.schema.json", "good.schema.json"]
+        assert cases["bad.schema.json"].find("failure").get("type") == "SCHEMA_NOT_REVIEWED"
+        assert cases["good.schema.json"].find("failure") is None
+    elif output == "sarif":
+        notices = validate_sarif(done.stdout)["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+        assert [(n["level"], n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"])
+                for n in notices if n["level"] == "error"] == [("error", "bad.schema.json")]
+    else:  # one annotation for the file, on its line, not two
+        errors = [line for line in done.stdout.splitlines() if line.startswith("::error")]
+        assert len(errors) == 1
+        assert errors[0].startswith("::error file=bad.schema.json,line=2,title=unusable schema::")
