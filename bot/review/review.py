@@ -168,7 +168,8 @@ def _context(change: FileChange, classified: Classification, config: Config, *,
         return reviewed
     if any(f.rule == SCHEMA_INVALID for f in reviewed.findings):
         before = replace(change, head_text=change.base_text, head_imports=change.base_imports,
-                         head_withheld=change.base_withheld)
+                         head_withheld=change.base_withheld,
+                         head_import_paths=change.base_import_paths)
         if any(f.rule == SCHEMA_INVALID for f in review_file(before, classified, config, now=now).findings):
             return None
         # Valid with the base's files, not with the head's: the change broke it; say which.

@@ -156,6 +156,8 @@ class Compilation:
         try:
             tree.mkdir()
             _materialise(_with_root_imports(source, self.files), self.name, self.own, tree)
+            self.files.update((name, path) for name, path in source.import_paths.items()
+                              if name in source.imports)
             (root / WELL_KNOWN).symlink_to(well_known_root())
             includes = ["-I.", f"-I../{WELL_KNOWN}"]
             argv = sandbox.python(BOOTSTRAP, *includes, "--include_imports",

@@ -266,3 +266,23 @@ def test_log_records_carry_no_raw_schema_text(hostile):
     line = JsonFormatter().format(record)
     assert_shown_not_sent(line, commands=False)
     assert json.loads(line)["message"] == f"no example for {hostile}"
+
+
+# Issue 21: one line per change, at its definition (an imported message's field, in the file
+# that defines it, under an import root), naming the files that use it; files in path order.
+MONEY = 'syntax = "proto3";\npackage shop;\n\nmessage Money {{\n  {units} units = 1;\n}}\n'
+USER_PROTO = ('syntax = "proto3";\npackage shop;\nimport "shop/money.proto";\n\n'
+              'message {name} {{\n  Money total = 1;\n}}\n')
+
+
+def test_a_change_to_an_imported_type_is_one_finding_where_it_is_defined(capsys, tmp_path):
+    users = {f"proto/shop/{name.lower()}.proto": USER_PROTO.format(name=name)
+             for name in ("Order", "Invoice")}
+    config = {".github/schema-review.yml": "protobuf:\n  import_roots: [proto]\n"}
+    repo = make_repo(tmp_path / "repo", {**config, **users, "proto/shop/money.proto": MONEY.format(units="int64")},
+                     {"proto/shop/money.proto": MONEY.format(units="string")})
+    _code, out = review(capsys, repo, "--output", "github")
+    errors = [line for line in out.splitlines() if line.startswith("::error")]
+    assert errors == ["::error file=proto/shop/money.proto,line=5,title=PROTO_FIELD_TYPE_INCOMPATIBLE::"
+                      'Field "Money.units" changed type from int64 to string, which is not '
+                      "wire-compatible. Used by proto/shop/invoice.proto, proto/shop/order.proto."]
