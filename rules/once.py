@@ -7,6 +7,7 @@ from typing import Iterable
 
 from .model import Finding
 
+ALSO_AT = " Also at {paths}."
 USED_BY = " Used by {users}."
 
 
@@ -15,7 +16,11 @@ def _place(finding: Finding) -> tuple:
 
 
 def _said(finding: Finding) -> str:
-    return finding.message.replace(finding.path, "\0") if finding.path else finding.message
+    """The message with the element's path masked (`$.a/maxLength` is said as `"$.a"`)."""
+    path = finding.path
+    while path and path not in finding.message and "/" in path:
+        path = path.rsplit("/", 1)[0]
+    return finding.message.replace(path, "\0") if path else finding.message
 
 
 def same_change(a: Finding, b: Finding) -> bool:
@@ -29,9 +34,9 @@ def same_change(a: Finding, b: Finding) -> bool:
 
 def once(seen: Iterable[tuple[str, Finding]]) -> list[Finding]:
     """(file checked, finding) pairs -> each change once, sorted. What the check of the file it
-    is in found wins (its path is from that file's root, and only it can carry a fix); every
-    other file that saw it is named as a user, on the first, at the worst severity any check
-    gave it. Identical findings (rule, file, line, side, path) are one."""
+    is in found wins (its path is from that file's root, and only it can carry a fix), at the
+    worst severity any check gave it; the other places it was reached from are named on it:
+    other paths of that file ("Also at"), then the other files that use it ("Used by")."""
     places: dict[tuple, list[list[tuple[str, Finding]]]] = {}
     for checked, finding in seen:
         groups = places.setdefault(_place(finding), [])
@@ -41,16 +46,13 @@ def once(seen: Iterable[tuple[str, Finding]]) -> list[Finding]:
         group.append((checked, finding))
     out = []
     for group in (group for groups in places.values() for group in groups):
-        own = [finding for checked, finding in group if checked == finding.file] or [group[0][1]]
-        by_path: dict[str, Finding] = {}
-        for finding in own:
-            by_path.setdefault(finding.path, finding)  # identical findings: the first
-        kept = list(by_path.values())
-        users = dict.fromkeys(checked if finding.path == kept[0].path else f"{checked} ({finding.path})"
+        kept = next((finding for checked, finding in group if checked == finding.file), group[0][1])
+        also = dict.fromkeys(finding.path for checked, finding in group
+                             if checked == finding.file and finding.path != kept.path)
+        users = dict.fromkeys(checked if finding.path == kept.path else f"{checked} ({finding.path})"
                               for checked, finding in group if checked != finding.file)
         worst = min((finding.severity for _, finding in group), key=lambda s: s.rank)
-        used_by = USED_BY.format(users=", ".join(users)) if users else ""
-        out += [dataclasses.replace(finding, severity=worst,
-                                    message=finding.message + (used_by if n == 0 else ""))
-                for n, finding in enumerate(kept)]
+        message = (kept.message + (ALSO_AT.format(paths=", ".join(also)) if also else "")
+                   + (USED_BY.format(users=", ".join(users)) if users else ""))
+        out.append(dataclasses.replace(kept, severity=worst, message=message))
     return sorted(out, key=lambda f: f.sort_key)

@@ -38,3 +38,17 @@ def test_the_worst_severity_any_check_gave_wins():
     seen = [("a.json", found("a.json", "$.x", severity=Severity.INFO)),
             ("o.json", found("a.json", "O.x", severity=Severity.ERROR))]
     assert [f.severity for f in once(seen)] == [Severity.ERROR]
+
+
+def test_a_definition_reached_from_two_places_of_a_file_is_one_finding_there():
+    # Issue 21: a JSON Schema `maxLength` change in a `$defs` entry two properties use was
+    # reported twice at the same file and line, once per property.
+    from rules import Source, check
+
+    def schema(length):
+        return ('{"type": "object",\n "properties": {"a": {"$ref": "#/$defs/S"}, "b": {"$ref": "#/$defs/S"}},\n'
+                ' "$defs": {"S": {"type": "string",\n  "maxLength": %d}}}\n' % length)
+    report = check(Source("old.json", schema(20)), Source("new.json", schema(10)))
+    assert [(f.rule, f.file, f.line, f.path, f.message) for f in report.findings] == [
+        ("JSONSCHEMA_CONSTRAINT_TIGHTENED", "new.json", 4, "$.a/maxLength",
+         '"maxLength" of "$.a" was tightened from 20 to 10. Also at $.b/maxLength.')]
