@@ -286,3 +286,36 @@ def test_a_change_to_an_imported_type_is_one_finding_where_it_is_defined(capsys,
     assert errors == ["::error file=proto/shop/money.proto,line=5,title=PROTO_FIELD_TYPE_INCOMPATIBLE::"
                       'Field "Money.units" changed type from int64 to string, which is not '
                       "wire-compatible. Used by proto/shop/invoice.proto, proto/shop/order.proto."]
+
+
+def _where_github(out: str) -> list[tuple[str, int]]:
+    found = [re.match(r"::\w+ file=([^,]+)(?:,line=(\d+))?,title=", line) for line in out.splitlines()]
+    return [(m.group(1), int(m.group(2) or 0)) for m in found if m]
+
+
+def test_every_output_lists_files_by_path_and_findings_by_line(capsys, tmp_path):
+    # A user of the removed type, unchanged, stays with its own finding; the changed file has a
+    # field removed (annotated where it stood) above one added. Issue 21: sorted everywhere.
+    money = '{"type": "record", "name": "Money", "fields": [{"name": "units", "type": "long"}]}\n'
+    base = {"a/user.avsc": '{"type": "record", "name": "User", "fields": [\n  {"name": "m", "type": "Money"}\n]}\n',
+            "b/money.avsc": money,
+            "c/order.avsc": '{"type": "record", "name": "Order", "fields": [\n  {"name": "gone", "type": "int"},\n'
+                            '  {"name": "id", "type": "string"}\n]}\n'}
+    head = {"b/money.avsc": None,
+            "c/order.avsc": '{"type": "record", "name": "Order", "fields": [\n  {"name": "id", "type": "string"},\n'
+                            '  {"name": "level", "type": "int"}\n]}\n'}
+    repo = make_repo(tmp_path / "repo", base, head)
+    _code, out = review(capsys, repo, "--output", "github")
+    where = _where_github(out)
+    assert where == sorted(where) and {file for file, _ in where} >= {"a/user.avsc", "c/order.avsc"}
+    _code, out = review(capsys, repo, "--output", "sarif")
+    results = validate_sarif(out)["runs"][0]["results"]
+    located = [(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+                r["locations"][0]["physicalLocation"].get("region", {}).get("startLine", 0)) for r in results]
+    assert located == sorted(located)
+    _code, out = review(capsys, repo, "--output", "junit")
+    names = [case.get("name") for case in ET.fromstring(out).iter("testcase")]
+    assert names == sorted(names)
+    _code, out = review(capsys, repo, "--color", "never")
+    headers = [line.split(" (")[0] for line in out.splitlines() if line.endswith(")") or " (Avro" in line]
+    assert headers == sorted(headers) and "a/user.avsc" in headers
