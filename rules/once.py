@@ -23,29 +23,39 @@ def _said(finding: Finding) -> str:
     return finding.message.replace(path, "\0") if path else finding.message
 
 
-def same_change(a: Finding, b: Finding) -> bool:
-    """One change when rule, file, line, side and older version agree and the messages differ
-    only in the element's path (each user names it from its own root: `$.zip` in
-    address.schema.json is `Order.shipTo.zip` seen from order.schema.json) or in what was
-    added after the rule's words (the App's note on the file's own history)."""
-    said_a, said_b = _said(a), _said(b)
-    return _place(a) == _place(b) and (said_a.startswith(said_b) or said_b.startswith(said_a))
+def _leading(said: str) -> list[str]:
+    """The message's leading sentences, longest first: "A. B." -> ["A. B.", "A."]."""
+    parts = said.split(". ")
+    return [". ".join(parts[:n]) + ("." if n < len(parts) else "") for n in range(len(parts), 0, -1)]
 
 
 def once(seen: Iterable[tuple[str, Finding]]) -> list[Finding]:
     """(file checked, finding) pairs -> each change once, sorted. What the check of the file it
     is in found wins (its path is from that file's root, and only it can carry a fix), at the
     worst severity any check gave it; the other places it was reached from are named on it:
-    other paths of that file ("Also at"), then the other files that use it ("Used by")."""
-    places: dict[tuple, list[list[tuple[str, Finding]]]] = {}
+    other paths of that file ("Also at"), then the other files that use it ("Used by").
+
+    One change: rule, file, line, side and older version agree, and the messages differ only in
+    the element's path (each user names it from its own root: `$.zip` in address.schema.json
+    is `Order.shipTo.zip` seen from order.schema.json) or in whole sentences one adds after the
+    other's (the App's note on the file's own history). Looked up by key, never pairwise: a
+    file of thousands of findings on one line costs no more than thousands on as many lines."""
+    whole: dict[tuple, list] = {}  # (place, message said) -> its group
+    leading: dict[tuple, list] = {}  # (place, a leading part of a message said) -> a group
+    groups: list[list[tuple[str, Finding]]] = []
     for checked, finding in seen:
-        groups = places.setdefault(_place(finding), [])
-        group = next((group for group in groups if same_change(group[0][1], finding)), None)
+        place, said = _place(finding), _said(finding)
+        sentences = _leading(said)
+        group = leading.get((place, said)) or next(
+            (whole[(place, part)] for part in sentences if (place, part) in whole), None)
         if group is None:
             groups.append(group := [])
+            whole[(place, said)] = group
+            for part in sentences:
+                leading.setdefault((place, part), group)
         group.append((checked, finding))
     out = []
-    for group in (group for groups in places.values() for group in groups):
+    for group in groups:
         kept = next((finding for checked, finding in group if checked == finding.file), group[0][1])
         also = dict.fromkeys(finding.path for checked, finding in group
                              if checked == finding.file and finding.path != kept.path)

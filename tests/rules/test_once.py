@@ -52,3 +52,25 @@ def test_a_definition_reached_from_two_places_of_a_file_is_one_finding_there():
     assert [(f.rule, f.file, f.line, f.path, f.message) for f in report.findings] == [
         ("JSONSCHEMA_CONSTRAINT_TIGHTENED", "new.json", 4, "$.a/maxLength",
          '"maxLength" of "$.a" was tightened from 20 to 10. Also at $.b/maxLength.')]
+
+
+def test_thousands_of_changes_on_one_line_are_merged_by_key_not_pairwise():
+    # A one-line schema puts every finding on line 1: merging must stay linear (untrusted input).
+    import time
+    seen = [("a.json", found("a.json", f"$.p{n}", line=1, message=f"from {n} to {n + 1}"))
+            for n in range(20000)]
+    started = time.process_time()
+    merged = once(seen + seen)
+    assert len(merged) == 20000 and time.process_time() - started < 5
+
+
+def test_a_note_added_after_the_rules_words_is_still_the_same_change():
+    own = found("a.json", "$.zip", message='Optional property "$.zip" was added. Since when: unknown.')
+    user = found("a.json", "O.zip", message='Optional property "O.zip" was added.')
+    other = found("a.json", "O.zap", message='Optional property "O.zap" was added. Other words.')
+    assert [f.message for f in once([("o.json", user), ("a.json", own)])] == [
+        'Optional property "$.zip" was added. Since when: unknown. Used by o.json (O.zip).']
+    # Neither says all the other does: two changes.
+    assert [f.message for f in once([("a.json", own), ("p.json", other)])] == [
+        'Optional property "$.zip" was added. Since when: unknown.',
+        'Optional property "O.zap" was added. Other words. Used by p.json.']
