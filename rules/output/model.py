@@ -87,7 +87,7 @@ def from_report(report: Report, *, new: str, verdict: str, tree: bool = False,
     `problems`: files that could not be checked). A file check's base-side finding points into
     OLD, where it stood; a directory check's names the head's relative path, so it is shown on
     the file as a whole with its base line in the message. A fix always edits the head file."""
-    files: dict[str, list[Located]] = {path: [] for path in checked}
+    files: dict[str, list[Located]] = {path: [] for path in (checked if tree else (new,))}
     for f in report.findings:
         old = f.side is Side.OLD
         head = f.file if tree or not old else new  # where the finding is listed (and fixed)
@@ -96,8 +96,6 @@ def from_report(report: Report, *, new: str, verdict: str, tree: bool = False,
         files.setdefault(head or new, []).append(Located(
             finding=f, file=f.file or new, line=line, message=message,
             fingerprint=fingerprint(f.rule, head or new, f.path)))
-    if not tree and not files:
-        files[new] = []
     results = [FileResult(path=path, findings=tuple(found)) for path, found in files.items()]
     results += [FileResult(path=problem.file, problem=problem.problem) for problem in problems]
     return Outcome(files=in_order(results), failed=not report.compatible, verdict=verdict,

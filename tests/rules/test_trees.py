@@ -6,6 +6,7 @@ import json
 import shutil
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -101,6 +102,11 @@ def test_an_imported_protobuf_type_is_reported_once_where_it_is_defined(tmp_path
                            "--proto-path", "new", "--json", cwd=tmp_path).stdout)["findings"]
     assert [(f["file"], f["line"], f["side"] if "side" in f else "new") for f in files] == [
         ("new/money.proto", 5, "new")]
+    junit = run("check", "old/order.proto", "new/order.proto", "--proto-path", "old",
+                "--proto-path", "new", "--output", "junit", cwd=tmp_path).stdout
+    cases = {case.get("name"): case.find("failure") for case in ET.fromstring(junit).iter("testcase")}
+    assert list(cases) == ["new/money.proto", "new/order.proto"] and cases["new/order.proto"] is None
+    assert cases["new/money.proto"].get("type") == "PROTO_FIELD_TYPE_INCOMPATIBLE"
 
 
 def test_an_unchanged_tree_is_clean_and_an_unresolvable_url_stays_external():
