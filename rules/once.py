@@ -9,6 +9,8 @@ from .model import Finding
 
 ALSO_AT = " Also at {paths}."
 USED_BY = " Used by {users}."
+MORE = "{shown} and {count} more"
+MAX_NAMED = 10  # places named per finding: a type thousands of files use stays one short line
 
 
 def _place(finding: Finding) -> tuple:
@@ -62,7 +64,13 @@ def once(seen: Iterable[tuple[str, Finding]]) -> list[Finding]:
         users = dict.fromkeys(checked if finding.path == kept.path else f"{checked} ({finding.path})"
                               for checked, finding in group if checked != finding.file)
         worst = min((finding.severity for _, finding in group), key=lambda s: s.rank)
-        message = (kept.message + (ALSO_AT.format(paths=", ".join(also)) if also else "")
-                   + (USED_BY.format(users=", ".join(users)) if users else ""))
+        message = (kept.message + (ALSO_AT.format(paths=_listed(also)) if also else "")
+                   + (USED_BY.format(users=_listed(users)) if users else ""))
         out.append(dataclasses.replace(kept, severity=worst, message=message))
     return sorted(out, key=lambda f: f.sort_key)
+
+
+def _listed(names) -> str:
+    names = list(names)
+    shown = ", ".join(names[:MAX_NAMED])
+    return shown if len(names) <= MAX_NAMED else MORE.format(shown=shown, count=len(names) - MAX_NAMED)

@@ -74,3 +74,10 @@ def test_a_note_added_after_the_rules_words_is_still_the_same_change():
     assert [f.message for f in once([("a.json", own), ("p.json", other)])] == [
         'Optional property "$.zip" was added. Since when: unknown.',
         'Optional property "O.zap" was added. Other words. Used by p.json.']
+
+
+def test_a_type_many_files_use_names_ten_of_them():
+    seen = [("a.json", found("a.json", "$.x"))] + [(f"u{n:02}.json", found("a.json", "$.x")) for n in range(25)]
+    (merged,) = once(seen)
+    assert merged.message.endswith(" Used by " + ", ".join(f"u{n:02}.json" for n in range(10))
+                                   + " and 15 more.")
