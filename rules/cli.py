@@ -159,7 +159,9 @@ def _name_buf_ids(findings: list[dict]) -> None:
                 finding["buf"] = list(ids)
 
 
-def _print(report: Report, output: Output, *, new: str, unchecked: Sequence[SchemaError] = ()) -> None:
+def _print(report: Report, output: Output, *, new: str, unchecked: Sequence[SchemaError] = (),
+           checked: Sequence[str] | None = None) -> None:
+    """`checked`: a directory check's files (relative paths); None for a file check."""
     if output is Output.JSON:
         data = report.to_json()
         _name_buf_ids(data["findings"])
@@ -174,7 +176,12 @@ def _print(report: Report, output: Output, *, new: str, unchecked: Sequence[Sche
         from .output.model import from_report
 
         verdict = _summary(report, len(unchecked))
-        sys.stdout.write(render(output, from_report(report, new=new, verdict=verdict)))
+        # A file that could not be checked fails in JUnit and SARIF too; `github` annotated it
+        # already, on its line (_unusable).
+        outcome = from_report(report, new=new, verdict=verdict, tree=checked is not None,
+                              checked=checked or (),
+                              problems=() if output is Output.GITHUB else unchecked)
+        sys.stdout.write(render(output, outcome))
 
 
 def _budget() -> float:
@@ -313,7 +320,8 @@ def _check_trees(args: argparse.Namespace, configured: Configured | None) -> int
                          categories_given=bool(args.categories))
     for problem in result.problems:
         _unusable(problem, args)
-    _print(result.report, Output(args.output), new=args.new, unchecked=result.problems)
+    _print(result.report, Output(args.output), new=args.new, unchecked=result.problems,
+           checked=result.checked)
     return result.exit_code
 
 

@@ -8,6 +8,7 @@ from typing import Iterable, Sequence
 from .limits import MAX_FINDINGS
 from .model import (Finding, Format, Mode, Options, Report, SchemaError, Severity, Side,
                     Source, Unresolved)
+from .once import once
 from .registry import RuleSpec, format_package, specs_for
 
 EXTENSIONS = {".avsc": Format.AVRO, ".proto": Format.PROTOBUF, ".json": Format.JSONSCHEMA}
@@ -70,7 +71,8 @@ def check(old: Source, new: Source, *, format: Format | None = None,
         for finding in resolved:
             # Transitive checks see the same change against several versions: report it once.
             findings.setdefault((finding.rule, finding.path, finding.side), finding)
-    ordered = sorted(findings.values(), key=lambda f: f.sort_key)
+    # A shared definition reached from several places of the file is one change, there.
+    ordered = once((f.file, f) for f in findings.values())
     notes = tuple(read_notes) + tuple(getattr(package, "notes", lambda _options: ())(options))
     if search is not None:
         notes += search.notes(ordered)

@@ -207,6 +207,9 @@ class Source:
     # JSON Schema: files of the same revision a `$ref` may name that were not fetched, path ->
     # why (the App's limits); a reference only one of them could satisfy says so, never "outside"
     withheld: Mapping[str, str] = field(default_factory=dict)
+    # protobuf: import path -> the path a finding in that file names (a repository path); an
+    # import not listed has no lines of its own: its findings sit on the field using its types
+    import_paths: Mapping[str, str] = field(default_factory=dict)
 
 
 class SchemaError(Exception):

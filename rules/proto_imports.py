@@ -39,10 +39,12 @@ def closure(text: bytes | None, find: Callable[[str], bytes | None],
     return found
 
 
-def from_roots(text: bytes, roots: tuple[str, ...]) -> dict[str, str]:
+def from_roots(text: bytes, roots: tuple[str, ...],
+               located: dict[str, str] | None = None) -> dict[str, str]:
     """The imports of a local file, each from the first root holding it (protoc's order). A
     link or special file where an import is found is refused (a Refused error), not followed;
-    a name leaving its root (`..`, absolute) is never looked for."""
+    a name leaving its root (`..`, absolute) is never looked for. `located` gets each import's
+    path as found (findings in an imported file name it)."""
     def find(name: str) -> bytes | None:
         if name.startswith("/") or "\\" in name or normpath(name) != name or name.startswith(".."):
             return None
@@ -52,6 +54,9 @@ def from_roots(text: bytes, roots: tuple[str, ...]) -> dict[str, str]:
                 continue
             if (link := linked_parent(candidate, root)) is not None:
                 raise Refused(candidate, None, LINKED_PARENT.format(link=link))
-            return read_regular(candidate, MAX_SCHEMA_BYTES)
+            data = read_regular(candidate, MAX_SCHEMA_BYTES)
+            if located is not None:
+                located[name] = candidate
+            return data
         return None
     return closure(text, find)

@@ -16,6 +16,7 @@ from .engine import EXTENSIONS, check
 from .limits import MAX_SCHEMA_BYTES
 from .localfile import Refused, refusal, read_regular
 from .model import Finding, Format, Mode, Options, Report, SchemaError
+from .once import once
 from .sources import read
 
 # Files looked at per tree: a tree is a repository's schemas, not a whole disk.
@@ -34,6 +35,7 @@ Classify = Callable[[str], "tuple[Format, Mode] | None"]
 class TreeResult:
     report: Report  # every pair's findings, file names relative to the trees
     problems: list[SchemaError]  # files that could not be checked, relative names
+    checked: list[str] = dataclasses.field(default_factory=list)  # files compared, relative
 
     @property
     def exit_code(self) -> int:
@@ -68,7 +70,8 @@ def check_trees(old_dir: str, new_dir: str, *, classify: Classify, options: Opti
     every = {**old_files, **new_files}
     changed = {every[rel][0] if rel in every else EXTENSIONS.get(os.path.splitext(rel)[1].lower())
                for rel in sorted(old_all | new_all) if _differs(old_dir, new_dir, rel)}
-    findings: dict[tuple, Finding] = {}
+    seen: list[tuple[str, Finding]] = []  # (file checked, what its check found)
+    checked: list[str] = []
     refused = {_relative(problem.file, old_dir, new_dir) for problem in problems}
     layout = None  # NEW's buf modules, read when the first protobuf file is checked
     for rel in sorted(old_files.keys() - new_files.keys() - refused):  # refused: not removed
@@ -99,16 +102,16 @@ def check_trees(old_dir: str, new_dir: str, *, classify: Classify, options: Opti
             if str(error) not in map(str, problems):  # a broken shared file: said once
                 problems.append(error)
             continue
-        for finding in report.findings:
-            finding = dataclasses.replace(finding, file=_relative(finding.file, old_dir, new_dir))
-            # A shared file's change is seen from itself and from each file using it: once.
-            findings.setdefault((finding.file, finding.line, finding.rule, finding.path,
-                                 finding.side), finding)
+        checked.append(rel)
+        seen += [(rel, dataclasses.replace(finding, file=_relative(finding.file, old_dir, new_dir)))
+                 for finding in report.findings]
         notes += [note for note in report.notes if note not in notes]
-    ordered = sorted(findings.values(), key=lambda f: f.sort_key)
+    # A shared file's change is seen from itself and from each file using it: once, there.
+    ordered = once(seen)
     modes = {how[1] for how in new_files.values()}
     shown = modes.pop() if len(modes) == 1 else mode  # the summary names the mode used
-    return TreeResult(Report(mode=shown, findings=tuple(ordered), notes=tuple(notes)), problems)
+    return TreeResult(Report(mode=shown, findings=tuple(ordered), notes=tuple(notes)), problems,
+                      checked)
 
 
 def _files(root: str, classify: Classify, problems: list[SchemaError]) -> set[str]:

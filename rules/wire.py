@@ -36,13 +36,14 @@ def _strings(value) -> list[str]:
 def source(value: Source) -> dict:
     return {"path": value.path, "text": value.text, "imports": dict(value.imports),
             "proto_paths": list(value.proto_paths), "buf_deps": list(value.buf_deps),
-            "withheld": dict(value.withheld)}
+            "withheld": dict(value.withheld), "import_paths": dict(value.import_paths)}
 
 
 def to_source(data: dict) -> Source:
     return Source(path=data["path"], text=data["text"], imports=dict(data["imports"]),
                   proto_paths=tuple(data["proto_paths"]), buf_deps=tuple(data.get("buf_deps", ())),
-                  withheld=dict(data.get("withheld", {})))
+                  withheld=dict(data.get("withheld", {})),
+                  import_paths=dict(data.get("import_paths", {})))
 
 
 def options(value: Options) -> dict:

@@ -88,7 +88,7 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
     layout = bufyaml.layout({path: blobs[(ref, path)].text for ref, path in layout_keys(files, base_sha)
                              if blobs.get((ref, path)) and blobs[(ref, path)].text is not None})
     roots = tuple(dict.fromkeys((*config.import_roots, *layout.roots))) or ("",)
-    imports, linked = _imports(repo, roots, blobs)
+    imports, linked, import_paths = _imports(repo, roots, blobs)
     # The head's file list: read for the files using the changed ones anyway, and the sets'
     # lookups are limited to files it holds.
     listing = Listing(repo, known={} if head_paths is None else {head_sha: head_paths})
@@ -107,6 +107,8 @@ def collect(repo: RepoClient, listing: Sequence, config: Config, *, base_sha: st
             head_text=_text(blobs.get((head_sha, f.filename))),
             base_imports=imports.get((base_sha, base_path), {}),
             head_imports=imports.get((head_sha, f.filename), {}),
+            base_import_paths=import_paths.get((base_sha, base_path), {}),
+            head_import_paths=import_paths.get((head_sha, f.filename), {}),
             base_withheld=withheld.get((base_sha, base_path), {}),
             head_withheld=withheld.get((head_sha, f.filename), {}),
             buf_layout=layout if f.filename.endswith(".proto") else None,
@@ -165,11 +167,13 @@ def _with_proto_users(repo: RepoClient, config: Config, changes: list[FileChange
     changes = with_neighbours(changes, texts, fmt_of)
     users = proto_users.importers(targets, texts, roots)
     versions = {(sha, user): blobs[(head_sha, user)] for user in users for sha in (base_sha, head_sha)}
-    imports, linked = _imports(repo, roots, versions)
+    imports, linked, import_paths = _imports(repo, roots, versions)
     return changes + [FileChange(
         path=user, status=FileStatus.UNCHANGED, base_text=texts[user], head_text=texts[user],
         context=True, uses=used, buf_layout=layout, base_imports=imports.get((base_sha, user), {}),
         head_imports=imports.get((head_sha, user), {}),
+        base_import_paths=import_paths.get((base_sha, user), {}),
+        head_import_paths=import_paths.get((head_sha, user), {}),
         problem=linked.get((head_sha, user)) or linked.get((base_sha, user)))
         for user, used in users.items()]
 
@@ -220,13 +224,15 @@ class _Histories:
                                  for sha, date, clock in commits.get(path, ())]
 
 
-def _imports(repo: RepoClient, roots: tuple[str, ...], blobs: Mapping) -> tuple[dict, dict]:
-    """Import path -> text for every protobuf version, fetched at the same revision; and why a
-    version is not reviewed when an import is a symbolic link (never followed).
+def _imports(repo: RepoClient, roots: tuple[str, ...], blobs: Mapping) -> tuple[dict, dict, dict]:
+    """Import path -> text for every protobuf version, fetched at the same revision; why a
+    version is not reviewed when an import is a symbolic link (never followed); and import
+    path -> the repository path it was read from (findings in an imported file name it).
 
     One GraphQL query per round of imports (a file's imports, then theirs), not one per file.
     """
     found: dict[tuple[str, str], dict[str, str]] = {}
+    paths: dict[tuple[str, str], dict[str, str]] = {}
     linked: dict[tuple[str, str], str] = {}
     # (schema version it is for, ref, path of the importing file, its text)
     todo = []
@@ -255,5 +261,6 @@ def _imports(repo: RepoClient, roots: tuple[str, ...], blobs: Mapping) -> tuple[
                 continue
             if hit is not None and name not in found[owner]:
                 found[owner][name] = fetched[hit]
+                paths.setdefault(owner, {})[name] = hit[1]
                 todo.append((owner, hit[0], hit[1], fetched[hit]))
-    return found, linked
+    return found, linked, paths

@@ -86,11 +86,13 @@ def proto_user_changes(repo: Path, base: str, head: str, changes: list[FileChang
     out = []
     for user, used in proto_users.importers(targets, texts, roots).items():
         data = texts[user].encode("utf-8")
+        base_imports, base_paths = imports(data, lambda p: _find(repo, base, p, roots))
+        head_imports, head_paths = imports(data, lambda p: _find(repo, head, p, roots))
         out.append(FileChange(
             path=user, status=FileStatus.UNCHANGED, base_text=texts[user], head_text=texts[user],
             context=True, uses=used, buf_layout=buf_layout(repo, base, user),
-            base_imports=imports(data, lambda p: _find(repo, base, p, roots)),
-            head_imports=imports(data, lambda p: _find(repo, head, p, roots))))
+            base_imports=base_imports, head_imports=head_imports,
+            base_import_paths=base_paths, head_import_paths=head_paths))
     return out
 
 
@@ -161,11 +163,12 @@ def file_change(repo: Path, base: str, head: str, status: FileStatus, old_path: 
     problem = next((LINKED.format(side=side) for side, ref, name, text in (
         ("base", base, base_path, base_text), ("head", head, path, head_text))
         if text is not None and mode_of(repo, ref, name) == SYMLINK_MODE), None)
+    base_paths, head_paths = {}, {}  # protobuf: where each import was read
     try:
-        base_imports = (imports(base_text, lambda p: _find(repo, base, p, roots)) if proto
-                        else sets.of(base, base_path))
-        head_imports = (imports(head_text, lambda p: _find(repo, head, p, roots)) if proto
-                        else sets.of(head, path))
+        base_imports, base_paths = (imports(base_text, lambda p: _find(repo, base, p, roots))
+                                    if proto else (sets.of(base, base_path), {}))
+        head_imports, head_paths = (imports(head_text, lambda p: _find(repo, head, p, roots))
+                                    if proto else (sets.of(head, path), {}))
     except _LinkedImport as linked:
         problem, base_imports, head_imports = problem or str(linked), {}, {}
     return FileChange(
@@ -173,6 +176,7 @@ def file_change(repo: Path, base: str, head: str, status: FileStatus, old_path: 
         path=path, status=status, previous_path=old_path, base_text=base_text, head_text=head_text,
         patch=patch(repo, base, head, *dict.fromkeys((base_path, path))),
         base_imports=base_imports, head_imports=head_imports,
+        base_import_paths=base_paths, head_import_paths=head_paths,
         base_withheld=sets.withheld(base, base_path), head_withheld=sets.withheld(head, path),
         history=history(repo, base, base_path) if base_text is not None else ())
 
@@ -184,23 +188,34 @@ def buf_layout(repo: Path, base: str, path: str) -> bufyaml.Layout:
                            for name, data in found.items() if data is not None})
 
 
-def imports(text: bytes | None, find: Callable[[str], bytes | None]) -> dict[str, str]:
-    """Every file a .proto imports, transitively: import path as written -> text."""
-    return proto_imports.closure(text, find, schema_sets.MAX_IMPORTS)
+def imports(text: bytes | None, find: Callable[[str], tuple[str, bytes] | None]
+            ) -> tuple[dict[str, str], dict[str, str]]:
+    """Every file a .proto imports, transitively: import path as written -> text, and -> the
+    repository path it was read from (`find` gives both, or None)."""
+    paths: dict[str, str] = {}
+
+    def read(name: str) -> bytes | None:
+        hit = find(name)
+        if hit is None:
+            return None
+        paths[name] = hit[0]
+        return hit[1]
+    found = proto_imports.closure(text, read, schema_sets.MAX_IMPORTS)
+    return found, {name: path for name, path in paths.items() if name in found}
 
 
 class _LinkedImport(Exception):
     """An import found as a symbolic link: the file is not reviewed (str(): the problem)."""
 
 
-def _find(repo: Path, ref: str, name: str, roots: tuple[str, ...]) -> bytes | None:
+def _find(repo: Path, ref: str, name: str, roots: tuple[str, ...]) -> tuple[str, bytes] | None:
     for root in roots:
         candidate = f"{root}/{name}" if root else name
         data = show(repo, ref, candidate)
         if data is not None:
             if mode_of(repo, ref, candidate) == SYMLINK_MODE:
                 raise _LinkedImport(LINKED_IMPORT.format(name=name))
-            return data
+            return candidate, data
     return None
 
 

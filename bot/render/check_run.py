@@ -5,6 +5,7 @@ import enum
 from typing import Sequence
 
 from rules import Finding, Format, Severity, Side
+from rules.output.model import REMOVED_FROM
 
 from bot.render import calendar, comments
 from bot.render.escape import cell, code, plain, text as prose
@@ -30,7 +31,6 @@ ANNOTATED = ("_The first {count} findings, errors first, are annotated on the li
              "above lists every one._")
 NO_FINDINGS = "no findings"
 NOT_REVIEWED_BECAUSE = "not reviewed: {problem}"
-REMOVED_FROM = "Removed from line {line} of the base version. "
 UNKNOWN_FORMAT = "—"
 FORMAT_NAMES = {Format.AVRO: "Avro", Format.PROTOBUF: "Protobuf", Format.JSONSCHEMA: "JSON Schema"}
 # GitHub takes 50 annotations per request; more would cost a request per 50 on every review.
@@ -108,8 +108,10 @@ def annotations(files: Sequence[FileReview], *, limit: int = MAX_ANNOTATIONS) ->
     first, at most `limit` (one request's worth; the summary table lists every finding)."""
     order = list(Severity)  # error, warning, info; sorted() is stable: file order within each
     chosen = sorted(_annotatable(files), key=lambda pair: order.index(pair[1].severity))[:limit]
-    return [_annotation(file, finding) | ({"path": finding.file} if file.in_other_file(finding) else {})
-            for file, finding in chosen]
+    out = [_annotation(file, finding) | ({"path": finding.file} if file.in_other_file(finding) else {})
+           for file, finding in chosen]
+    # Those chosen, listed as every format lists findings: by file and line, then rule.
+    return sorted(out, key=lambda a: (a["path"], a["start_line"], a["title"]))
 
 
 def _annotatable(files: Sequence[FileReview]) -> list[tuple[FileReview, Finding]]:

@@ -1,11 +1,11 @@
 """A finding's identity across pushes, and the hidden marker that carries it in a comment."""
 from __future__ import annotations
 
-import hashlib
 import re
 from typing import Iterable
 
 from rules import Finding
+from rules.output.model import fingerprint as of_parts
 
 MARKER = "<!-- schema-review:fingerprint={fingerprint} -->"
 MARKER_PATTERN = re.compile(r"<!-- schema-review:fingerprint=([0-9a-f]{16}) -->")
@@ -24,8 +24,7 @@ def fingerprint(finding: Finding, *, file: str, version: str = "") -> str:
     base path, which differs after a rename). `version` identifies the file's content, for the
     whole-file findings only.
     """
-    parts = (finding.rule, file, finding.path) + ((version,) if version else ())
-    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:16]
+    return of_parts(finding.rule, file, finding.path, version)
 
 
 def of(finding: Finding, file) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from rules import Finding, Side
-from rules.output.model import FileResult, Located, Outcome, RuleHelp
+from rules.output.model import FileResult, Located, Outcome, RuleHelp, in_order
 
 from bot.config.config import (DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_IDENTITY_DUPLICATED,
                                SCHEMA_INVALID, SCHEMA_NOT_REVIEWED, SCHEMA_REVIEW_BUDGET)
@@ -50,7 +50,7 @@ def outcome(result) -> Outcome:
                                             for finding, value in unique(file)))
                   for file in result.files)
     notes = tuple(dict.fromkeys(note for file in result.files for note in file.notes))
-    return Outcome(files=files, failed=result.conclusion is Conclusion.FAILURE,
+    return Outcome(files=in_order(files), failed=result.conclusion is Conclusion.FAILURE,
                    verdict=verdict(result), notes=notes, rule_help=BOT_RULES)
 
 

@@ -40,6 +40,9 @@ class FileChange:
     head_text: str | bytes | None = None
     base_imports: Mapping[str, str] = field(default_factory=dict)
     head_imports: Mapping[str, str] = field(default_factory=dict)
+    # protobuf: import path -> the repository path it was read from (Source.import_paths)
+    base_import_paths: Mapping[str, str] = field(default_factory=dict)
+    head_import_paths: Mapping[str, str] = field(default_factory=dict)
     # JSON Schema: files a `$ref` may name that were not fetched, path -> why (Source.withheld)
     base_withheld: Mapping[str, str] = field(default_factory=dict)
     head_withheld: Mapping[str, str] = field(default_factory=dict)

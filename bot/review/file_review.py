@@ -44,9 +44,10 @@ def review_file(change: FileChange, classified: Classification, config: Config, 
         return file_review(change, classified, findings=found, removed=True)
     deps = change.buf_layout.deps_of(change.path) if change.buf_layout is not None else ()
     new = Source(change.path, head, imports=change.head_imports, buf_deps=deps,
-                 withheld=change.head_withheld)
+                 withheld=change.head_withheld, import_paths=change.head_import_paths)
     old = Source(base_path, base, imports=change.base_imports, buf_deps=deps,
-                 withheld=change.base_withheld) if base is not None else new
+                 withheld=change.base_withheld,
+                 import_paths=change.base_import_paths) if base is not None else new
     # One budget for the whole file (transitive versions included), enforced by killing the
     # worker process that runs the engine: a hostile schema never stalls this process.
     deadline = time.monotonic() + rules.budget.shared().seconds

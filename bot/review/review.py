@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Callable, ContextManager, Iterable, Mapping
 
 from rules import Finding, Mode, Side
+from rules.once import once
 
 from bot.config.config import SCHEMA_INVALID, Classification, Config
 from bot.render.model import Conclusion, FileComment, FileReview, InlineComment
@@ -167,7 +168,8 @@ def _context(change: FileChange, classified: Classification, config: Config, *,
         return reviewed
     if any(f.rule == SCHEMA_INVALID for f in reviewed.findings):
         before = replace(change, head_text=change.base_text, head_imports=change.base_imports,
-                         head_withheld=change.base_withheld)
+                         head_withheld=change.base_withheld,
+                         head_import_paths=change.base_import_paths)
         if any(f.rule == SCHEMA_INVALID for f in review_file(before, classified, config, now=now).findings):
             return None
         # Valid with the base's files, not with the head's: the change broke it; say which.
@@ -178,27 +180,25 @@ def _context(change: FileChange, classified: Classification, config: Config, *,
 def _rehomed(files: list[FileReview]) -> list[FileReview]:
     """A finding located in another changed file of the pull request (a shared named type or
     `$ref` target) is shown with that file, on its own diff and lines: once, however many
-    files use it. One in a file the pull request does not change stays with its user."""
+    files use it, naming them (rules/once.py). One in a file the pull request does not change
+    stays with its user. Files come in path order, as every rendering lists them."""
     by_path = {f.path: f for f in files if not f.removed}
     by_base = {f.base_path: f for f in files if f.base_path}
-    moved: dict[str, list[Finding]] = {}
-    kept: dict[str, tuple[Finding, ...]] = {}
+    moved: dict[str, list[tuple[str, Finding]]] = {}
+    kept: dict[str, list[tuple[str, Finding]]] = {}
     for file in files:
-        stay = []
         for finding in file.findings:
             home = (by_path if finding.side is Side.NEW else by_base).get(finding.file)
             if file.in_other_file(finding) and home is not None and home is not file:
-                moved.setdefault(home.path, []).append(finding)
-            else:
-                stay.append(finding)
-        kept[file.path] = tuple(stay)
+                moved.setdefault(home.path, []).append((file.path, finding))
+            else:  # its own (by its file's name), or one that stays with this user
+                checked = file.path if file.in_other_file(finding) else finding.file
+                kept.setdefault(file.path, []).append((checked, finding))
     out = []
-    for file in files:
-        findings = {(f.rule, f.path, f.side, f.line): f for f in kept[file.path]}
-        for finding in moved.get(file.path, ()):
-            findings.setdefault((finding.rule, finding.path, finding.side, finding.line), finding)
-        if moved.get(file.path) or len(kept[file.path]) != len(file.findings):
-            file = replace(file, findings=tuple(sorted(findings.values(), key=lambda f: f.sort_key)))
+    for file in sorted(files, key=lambda f: f.path):
+        merged = tuple(once([*kept.get(file.path, ()), *moved.get(file.path, ())]))
+        if merged != file.findings:
+            file = replace(file, findings=merged)
         if file.context and file.reviewed and not file.findings:
             continue  # a user of a changed file that nothing breaks: not worth a line
         out.append(file)

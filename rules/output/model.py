@@ -1,14 +1,18 @@
 """What every CI format renders: files, their located findings, and the verdict."""
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Iterable, Mapping
 
-from ..model import Finding, Report, Severity
+from ..model import Finding, Report, SchemaError, Severity, Side
 
 # Lone surrogates stand for undecodable bytes in a file name; no UTF-8 output can carry them.
 SURROGATE = re.compile("[\ud800-\udfff]")
+# A base-side finding where no base file is shown (a directory check names both versions' files
+# by one relative path): the head's line of that number is unrelated, so the file is annotated.
+REMOVED_FROM = "Removed from line {line} of the base version. "
 
 
 def scrub(text: str) -> str:
@@ -60,9 +64,39 @@ class Outcome:
         return sum(item.finding.severity is severity for item in self.findings)
 
 
-def from_report(report: Report, *, new: str, verdict: str) -> Outcome:
-    """`check`'s report: one file, NEW; removed elements point into OLD, where they stood."""
-    located = tuple(Located(finding=f, file=f.file or new, line=f.line, message=f.message)
-                    for f in report.findings)
-    return Outcome(files=(FileResult(path=new, findings=located),), failed=not report.compatible,
-                   verdict=verdict, notes=report.notes)
+def fingerprint(rule: str, file: str, path: str, version: str = "") -> str:
+    """16 hex digits from the rule, the head file and the element; never the line, which moves
+    (SARIF's partialFingerprints, the App's comment markers)."""
+    parts = (rule, file, path) + ((version,) if version else ())
+    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:16]
+
+
+def in_order(files: Iterable[FileResult]) -> tuple[FileResult, ...]:
+    """Files by path, each one's findings by the file and line they are shown at, then rule:
+    every format lists them in the same order."""
+    def key(item: Located) -> tuple:
+        return (item.file, item.line or 0, item.finding.rule, item.finding.path)
+    return tuple(FileResult(path=file.path, problem=file.problem,
+                            findings=tuple(sorted(file.findings, key=key)))
+                 for file in sorted(files, key=lambda file: file.path))
+
+
+def from_report(report: Report, *, new: str, verdict: str, tree: bool = False,
+                checked: Iterable[str] = (), problems: Iterable[SchemaError] = ()) -> Outcome:
+    """`check`'s report, one FileResult per head file (the checked ones too, findings or not;
+    `problems`: files that could not be checked). A file check's base-side finding points into
+    OLD, where it stood; a directory check's names the head's relative path, so it is shown on
+    the file as a whole with its base line in the message. A fix always edits the head file."""
+    files: dict[str, list[Located]] = {path: [] for path in (checked if tree else (new,))}
+    for f in report.findings:
+        old = f.side is Side.OLD
+        head = f.file if tree or not old else new  # where the finding is listed (and fixed)
+        line, message = (None, REMOVED_FROM.format(line=f.line) + f.message) if old and tree \
+            else (f.line, f.message)
+        files.setdefault(head or new, []).append(Located(
+            finding=f, file=f.file or new, line=line, message=message,
+            fingerprint=fingerprint(f.rule, head or new, f.path)))
+    results = [FileResult(path=path, findings=tuple(found)) for path, found in files.items()]
+    results += [FileResult(path=problem.file, problem=problem.problem) for problem in problems]
+    return Outcome(files=in_order(results), failed=not report.compatible, verdict=verdict,
+                   notes=report.notes)

@@ -79,8 +79,22 @@ def compare(old, new, options: Options) -> Iterable[Finding]:
             if outside is _SILENT:
                 continue
             for finding in rule.check(pair, ctx):
+                finding = _at_definition(finding, pair)
                 yield finding if outside is None else dataclasses.replace(
                     finding, severity=outside, breaks=ADVISORY)
+
+
+def _at_definition(finding: Finding, pair) -> Finding:
+    """A finding about an imported type is shown where that type is defined, in the imported
+    file (once, however many files use it), when the file's path is known; else it stays on
+    the field of this file that uses the type (pairs.Pair.anchor)."""
+    if not pair.imported:
+        return finding
+    element, side = (pair.new, Side.NEW) if pair.new is not None else (pair.old, Side.OLD)
+    file = getattr(getattr(element, "index", None), "file", "")
+    if not file or not element.line:
+        return finding
+    return dataclasses.replace(finding, file=file, line=element.line, side=side, suggestion=None)
 
 
 def _policy(spec, options: Options):

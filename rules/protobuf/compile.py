@@ -126,13 +126,17 @@ def _materialise(source: Source, name: str, own: str, tree: Path) -> None:
                 name=each, problem=error.strerror or error)) from None
 
 
-def _with_root_imports(source: Source) -> Source:
+def _with_root_imports(source: Source, located: dict[str, str]) -> Source:
     """The supplied imports (they win, as `-I.` comes first), and those found in the import
     roots, copied: protoc never searches a directory of the repository, where a link would
-    lead it to any file of the machine (rules/proto_imports.py refuses links instead)."""
+    lead it to any file of the machine (rules/proto_imports.py refuses links instead).
+    `located` gets the path each import found in a root was read from."""
     if not source.proto_paths:
         return source
-    found = proto_imports.from_roots(source.text.encode("utf-8", "surrogatepass"), source.proto_paths)
+    found = proto_imports.from_roots(source.text.encode("utf-8", "surrogatepass"),
+                                     source.proto_paths, located)
+    for name in source.imports:
+        located.pop(name, None)  # a supplied import wins, and its path is not known here
     return replace(source, imports={**found, **source.imports})
 
 
@@ -144,13 +148,16 @@ class Compilation:
         self.own = import_name(source)
         _checked_name(source, self.own)
         self.name = _generated(source)
+        self.files: dict[str, str] = {}  # import name -> the path it was read from, when known
         self._scratch = tempfile.TemporaryDirectory(prefix="schema-review-proto-")
         self._closed = False
         root = Path(self._scratch.name)
         tree = root / "src"
         try:
             tree.mkdir()
-            _materialise(_with_root_imports(source), self.name, self.own, tree)
+            _materialise(_with_root_imports(source, self.files), self.name, self.own, tree)
+            self.files.update((name, path) for name, path in source.import_paths.items()
+                              if name in source.imports)
             (root / WELL_KNOWN).symlink_to(well_known_root())
             includes = ["-I.", f"-I../{WELL_KNOWN}"]
             argv = sandbox.python(BOOTSTRAP, *includes, "--include_imports",

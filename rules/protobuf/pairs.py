@@ -31,7 +31,8 @@ class Pair:
     old_parent: Any = None
     new_parent: Any = None
     # For a type declared in an import: the NEW line of the field of this file that uses it,
-    # since findings carry this file's name and the import's own lines mean nothing there.
+    # where findings sit when the import's path is unknown (else they move to the definition:
+    # rules/protobuf/__init__.py `_at_definition`).
     anchor: int = 0
 
     @property

@@ -48,7 +48,8 @@ class Parsed:
             try:
                 descriptors.prepare()  # while protoc still runs
                 self.descriptor_set = self._run.result()
-                self._schema = _build(self.source, self._run.name, self.descriptor_set)
+                self._schema = _build(self.source, self._run.name, self.descriptor_set,
+                                      located=self._run.files)
             except SchemaError as error:
                 error.side = side
                 raise
@@ -67,7 +68,9 @@ def parse(source: Source) -> Parsed:
     return Parsed(source)
 
 
-def _build(source: Source, name: str, data: bytes) -> Schema:
+def _build(source: Source, name: str, data: bytes, located: dict[str, str]) -> Schema:
+    """`located`: import name -> the path a finding there names; an import not in it has no
+    lines of its own (findings about its types sit on the field of this file using them)."""
     files = descriptors.read(data).file
     main = next((f for f in files if f.name == name), None)
     if main is None:
@@ -75,7 +78,9 @@ def _build(source: Source, name: str, data: bytes) -> Schema:
     types: dict = {}
     for each in files:
         if each is not main:
-            _Builder(each, SpanIndex(), types, main=False).file()
+            index = SpanIndex(each.source_code_info.location, file=located[each.name]) \
+                if each.name in located else SpanIndex()
+            _Builder(each, index, types, main=False).file()
     index = SpanIndex(main.source_code_info.location)
     own = _Builder(main, index, types, main=True)
     own.file()

@@ -29,8 +29,9 @@ class SpanIndex:
     """protoc's source locations by path, indexed on first use: most elements never need a line.
     `locations` holds each SourceCodeInfo.Location serialized (rules.protobuf.descriptors)."""
 
-    def __init__(self, locations=()):
+    def __init__(self, locations=(), file: str = ""):
         self._locations = locations
+        self.file = file  # an imported file's path, as findings name it; "" for the file itself
         self._by_path: dict[bytes, bytes] | None = None
 
     def get(self, path: tuple) -> Span:

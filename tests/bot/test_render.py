@@ -236,6 +236,15 @@ def test_summary_and_text_are_truncated_under_the_limit():
         assert output.count("```") % 2 == 0  # no fence left open
 
 
+def test_annotations_over_the_limit_keep_errors_and_are_listed_by_file_and_line():
+    many = [finding(line, severity=Severity.WARNING, path=f"User.w{line}") for line in (1, 2, 9)]
+    review = review_of(finding(8, severity=Severity.ERROR), *many)
+    other = review_of(finding(3, severity=Severity.ERROR, file="a.avsc"), path="a.avsc")
+    notes = check_run.annotations([review, other], limit=3)
+    assert [(a["path"], a["start_line"]) for a in notes] == [("a.avsc", 3), ("user.avsc", 1),
+                                                             ("user.avsc", 8)]
+
+
 def test_annotations_levels_titles_and_removed_lines():
     fix = Suggestion(title="Fix it", line_start=6, line_end=6, replacement="r\n")
     review = review_of(finding(severity=Severity.ERROR, suggestion=fix),
@@ -244,10 +253,11 @@ def test_annotations_levels_titles_and_removed_lines():
                        finding(3, side=Side.OLD, file="user.avsc@abc1234", against="abc1234"))
     gone = review_of(finding(1, side=Side.OLD), path="gone.avsc", removed=True)
     notes = check_run.annotations([review, gone])
+    # Listed by line, as every format lists findings (issue 21).
     assert [(a["start_line"], a["end_line"], a["annotation_level"]) for a in notes] == \
-        [(6, 6, "failure"), (7, 7, "warning"), (5, 5, "notice")]
-    assert notes[0]["title"] == "AVRO_FIELD_ADDED: User.level"
-    assert notes[0]["message"].endswith("Fix: Fix it") and notes[0]["raw_details"] == "r\n"
-    assert len(notes[1]["title"]) == 255
-    assert notes[2]["message"].startswith("Removed from line 5 of the base version. ")
+        [(5, 5, "notice"), (6, 6, "failure"), (7, 7, "warning")]
+    assert notes[1]["title"] == "AVRO_FIELD_ADDED: User.level"
+    assert notes[1]["message"].endswith("Fix: Fix it") and notes[1]["raw_details"] == "r\n"
+    assert len(notes[2]["title"]) == 255
+    assert notes[0]["message"].startswith("Removed from line 5 of the base version. ")
     assert all(set(a) >= {"path", "start_line", "end_line", "annotation_level", "message"} for a in notes)

@@ -266,3 +266,56 @@ def test_log_records_carry_no_raw_schema_text(hostile):
     line = JsonFormatter().format(record)
     assert_shown_not_sent(line, commands=False)
     assert json.loads(line)["message"] == f"no example for {hostile}"
+
+
+# Issue 21: one line per change, at its definition (an imported message's field, in the file
+# that defines it, under an import root), naming the files that use it; files in path order.
+MONEY = 'syntax = "proto3";\npackage shop;\n\nmessage Money {{\n  {units} units = 1;\n}}\n'
+USER_PROTO = ('syntax = "proto3";\npackage shop;\nimport "shop/money.proto";\n\n'
+              'message {name} {{\n  Money total = 1;\n}}\n')
+
+
+def test_a_change_to_an_imported_type_is_one_finding_where_it_is_defined(capsys, tmp_path):
+    users = {f"proto/shop/{name.lower()}.proto": USER_PROTO.format(name=name)
+             for name in ("Order", "Invoice")}
+    config = {".github/schema-review.yml": "protobuf:\n  import_roots: [proto]\n"}
+    repo = make_repo(tmp_path / "repo", {**config, **users, "proto/shop/money.proto": MONEY.format(units="int64")},
+                     {"proto/shop/money.proto": MONEY.format(units="string")})
+    _code, out = review(capsys, repo, "--output", "github")
+    errors = [line for line in out.splitlines() if line.startswith("::error")]
+    assert errors == ["::error file=proto/shop/money.proto,line=5,title=PROTO_FIELD_TYPE_INCOMPATIBLE::"
+                      'Field "Money.units" changed type from int64 to string, which is not '
+                      "wire-compatible. Used by proto/shop/invoice.proto, proto/shop/order.proto."]
+
+
+def _where_github(out: str) -> list[tuple[str, int]]:
+    found = [re.match(r"::\w+ file=([^,]+)(?:,line=(\d+))?,title=", line) for line in out.splitlines()]
+    return [(m.group(1), int(m.group(2) or 0)) for m in found if m]
+
+
+def test_every_output_lists_files_by_path_and_findings_by_line(capsys, tmp_path):
+    # A user of the removed type, unchanged, stays with its own finding; the changed file has a
+    # field removed (annotated where it stood) above one added. Issue 21: sorted everywhere.
+    money = '{"type": "record", "name": "Money", "fields": [{"name": "units", "type": "long"}]}\n'
+    base = {"a/user.avsc": '{"type": "record", "name": "User", "fields": [\n  {"name": "m", "type": "Money"}\n]}\n',
+            "b/money.avsc": money,
+            "c/order.avsc": '{"type": "record", "name": "Order", "fields": [\n  {"name": "gone", "type": "int"},\n'
+                            '  {"name": "id", "type": "string"}\n]}\n'}
+    head = {"b/money.avsc": None,
+            "c/order.avsc": '{"type": "record", "name": "Order", "fields": [\n  {"name": "id", "type": "string"},\n'
+                            '  {"name": "level", "type": "int"}\n]}\n'}
+    repo = make_repo(tmp_path / "repo", base, head)
+    _code, out = review(capsys, repo, "--output", "github")
+    where = _where_github(out)
+    assert where == sorted(where) and {file for file, _ in where} >= {"a/user.avsc", "c/order.avsc"}
+    _code, out = review(capsys, repo, "--output", "sarif")
+    results = validate_sarif(out)["runs"][0]["results"]
+    located = [(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+                r["locations"][0]["physicalLocation"].get("region", {}).get("startLine", 0)) for r in results]
+    assert located == sorted(located)
+    _code, out = review(capsys, repo, "--output", "junit")
+    names = [case.get("name") for case in ET.fromstring(out).iter("testcase")]
+    assert names == sorted(names)
+    _code, out = review(capsys, repo, "--color", "never")
+    headers = [line.split(" (")[0] for line in out.splitlines() if line.endswith(")") or " (Avro" in line]
+    assert headers == sorted(headers) and "a/user.avsc" in headers

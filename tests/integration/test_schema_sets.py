@@ -34,7 +34,8 @@ def test_a_change_to_shared_files_is_reviewed_where_it_breaks(github, app_url):
     run = review_of(github, app_url, repo, pull)
     assert run.conclusion == "failure"
     assert "SCHEMA_INVALID" not in run.output["summary"]
-    # Each break is annotated on the file and line where it is, however many files use it.
+    # Each break is annotated once, on the file and line where it is, however many files use it
+    # (issue 21: they are named in its message).
     # defs.schema.json's root uses none of its $defs: its change shows through order.schema.json,
     # which the pull request does not change (reviewed as a user of changed files).
     assert sorted((a["path"], a["start_line"], a["title"]) for a in run.annotations) == [
@@ -43,12 +44,13 @@ def test_a_change_to_shared_files_is_reviewed_where_it_breaks(github, app_url):
         ("proto/acme/shop/v1/order.proto", 10, "PROTO_FIELD_DELETED_NOT_DEPRECATED: Order.coupon"),
         ("proto/acme/shop/v1/order.proto", 10, "PROTO_FIELD_DELETED_NOT_RESERVED: Order.coupon"),
         ("schemas/common/address.schema.json", 9, "JSONSCHEMA_PROPERTY_MADE_REQUIRED: $.zip"),
-        ("schemas/common/address.schema.json", 9,
-         "JSONSCHEMA_PROPERTY_MADE_REQUIRED: Customer.home.zip"),
-        ("schemas/common/address.schema.json", 9, "JSONSCHEMA_PROPERTY_MADE_REQUIRED: Order.shipTo.zip"),
         ("schemas/common/defs.schema.json", 4,
          "JSONSCHEMA_CONSTRAINT_LOOSENED: Order.lines[].sku/maxLength"),
     ]
+    zip_required = next(a for a in run.annotations if a["title"].endswith("$.zip"))
+    assert zip_required["message"].startswith('Optional property "$.zip" was added to "required".')
+    assert ("Used by schemas/orders/customer.schema.json (Customer.home.zip), "
+            "schemas/orders/order.schema.json (Order.shipTo.zip).") in zip_required["message"]
     # The changed files in one query (they hold each other's types and targets) with the places
     # buf's layout files may sit, then the .proto imports (from proto/, the module buf.yaml
     # declares), then the head's other Avro and JSON Schema files, for the files using them, then
@@ -88,3 +90,19 @@ def test_files_using_unchanged_shared_files_get_them_from_the_repository(github,
         "avro/common/money.avsc", "schemas/common/address.schema.json",
         "schemas/common/defs.schema.json", "schemas/vendor/tracking.schema.json"},
         {"avro/common/currency.avsc"}, sets(old) - changed]
+
+
+def test_a_change_to_an_imported_message_is_annotated_once_where_it_is_defined(github, app_url):
+    # proto/acme/common/v1/money.proto changes a field's type; order.proto, unchanged, imports
+    # it (through proto/buf.yaml's module) and is reviewed as its user: one annotation, on the
+    # field's own line in money.proto, naming order.proto (issue 21).
+    old = tree("old")
+    money = "proto/acme/common/v1/money.proto"
+    repo, pull = open_pull(github, old, {money: old[money].replace("int64 units", "string units")})
+    run = review_of(github, app_url, repo, pull)
+    assert run.conclusion == "failure"
+    changed = [(a["path"], a["start_line"], a["title"]) for a in run.annotations
+               if a["title"].endswith("Money.units")]
+    assert changed == [(money, 7, "PROTO_FIELD_TYPE_INCOMPATIBLE: Money.units")]
+    assert next(a for a in run.annotations if a["title"].endswith("Money.units"))[
+        "message"].endswith(" Used by proto/acme/shop/v1/order.proto.")

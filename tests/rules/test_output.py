@@ -261,3 +261,94 @@ def _messages(node) -> str:
     if isinstance(node, list):
         return "\n".join(map(_messages, node))
     return ""
+
+
+# Issue 21, items 4-5: directory mode is first class in every CI format.
+SHOP = REPO / "tests" / "rules" / "trees" / "shop"
+REMOVED_CASE = "proto/acme/shop/v1/order.proto"  # Order.coupon: only in the base, at line 10
+
+
+def check_trees(output: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "rules", "check", "old", "new", "--output", output],
+                          capture_output=True, text=True, cwd=SHOP, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 1, done.stderr
+    return done.stdout
+
+
+def test_directory_sarif_names_files_fingerprints_and_anchors_base_findings_on_no_head_line():
+    run = validate_sarif(check_trees("sarif"))["runs"][0]
+    results = run["results"]
+    where = [(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+              r["locations"][0]["physicalLocation"].get("region", {}).get("startLine", 0), r["ruleId"])
+             for r in results]
+    assert where == sorted(where) and len(where) == 5
+    for result, (uri, _line, _rule) in zip(results, where):
+        assert uri not in ("new", "old") and "." in uri.rsplit("/", 1)[-1]
+        assert len(result["partialFingerprints"]["schemaReview/v1"]) == 16
+        for fix in result.get("fixes", ()):  # a fix edits the file the result is in
+            assert [c["artifactLocation"]["uri"] for c in fix["artifactChanges"]] == [uri]
+    assert len({r["partialFingerprints"]["schemaReview/v1"] for r in results}) == 5
+    removed = [r for r, (uri, _, _) in zip(results, where) if uri == REMOVED_CASE]
+    assert len(removed) == 2 and [r.get("fixes") is not None for r in removed] == [False, True]
+    for result in removed:  # the base's line 10 is no line of the head file: the file as a whole
+        assert "region" not in result["locations"][0]["physicalLocation"]
+        assert result["message"]["text"].startswith("Removed from line 10 of the base version. ")
+
+
+def test_directory_junit_has_a_testcase_per_file_naming_its_rules():
+    root = ET.fromstring(check_trees("junit"))
+    cases = {case.get("name"): case for case in root.iter("testcase")}
+    assert sorted(cases) == list(cases) and "new" not in cases
+    assert {"avro/shop/order.avsc", "proto/acme/common/v1/money.proto",
+            "schemas/orders/order.schema.json", REMOVED_CASE} <= set(cases)
+    failed = {name: case.find("failure").get("type") for name, case in cases.items()
+              if case.find("failure") is not None}
+    assert failed == {"avro/common/currency.avsc": "AVRO_ENUM_SYMBOL_REMOVED",
+                      REMOVED_CASE: "PROTO_FIELD_DELETED_NOT_RESERVED",
+                      "schemas/common/address.schema.json": "JSONSCHEMA_PROPERTY_MADE_REQUIRED"}
+    assert root.get("tests") == str(len(cases)) and root.get("failures") == "3"
+
+
+def test_directory_github_annotates_a_base_finding_on_its_file_not_a_head_line():
+    commands = [line for line in check_trees("github").splitlines()
+                if line.startswith("::") and "title=schema-review" not in line]
+    located = [re.match(r"::\w+ file=([^,]+)(?:,line=(\d+))?,title=(\w+)::", c).groups()
+               for c in commands]
+    assert [(f, int(n or 0), r) for f, n, r in located] == sorted((f, int(n or 0), r) for f, n, r in located)
+    assert [(f, n) for f, n, _ in located if f == REMOVED_CASE] == [(REMOVED_CASE, None)] * 2
+
+
+def test_junit_failure_type_names_every_failing_rule():
+    def located(rule, line):
+        finding = Finding(rule=rule, severity=Severity.ERROR, line=line, path="p", message="m", file="a.avsc")
+        return Located(finding=finding, file="a.avsc", line=line, message="m")
+    outcome = Outcome(files=(FileResult(path="a.avsc", findings=(
+        located("B_RULE", 1), located("A_RULE", 2), located("B_RULE", 3))),), failed=True, verdict="v")
+    failure = ET.fromstring(render(Output.JUNIT, outcome)).find("testsuite/testcase/failure")
+    assert failure.get("type") == "B_RULE, A_RULE" and failure.get("message") == "3 error-level finding(s)"
+
+
+@pytest.mark.parametrize("output", ["junit", "sarif", "github"])
+def test_a_directory_file_that_could_not_be_checked_fails_in_every_ci_format(tmp_path, output):
+    for side, text in (("old", OLD), ("new", '{"type": "object",\n "properties": }')):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "bad.schema.json").write_text(text)
+        (tmp_path / side / "good.schema.json").write_text(OLD)
+    done = subprocess.run([sys.executable, "-m", "rules", "check", "old", "new", "--output", output],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 2 and done.stderr.startswith("error: bad.schema.json:2: ")
+    if output == "junit":
+        cases = {c.get("name"): c for c in ET.fromstring(done.stdout).iter("testcase")}
+        assert sorted(cases) == ["bad.schema.json", "good.schema.json"]
+        assert cases["bad.schema.json"].find("failure").get("type") == "SCHEMA_NOT_REVIEWED"
+        assert cases["good.schema.json"].find("failure") is None
+    elif output == "sarif":
+        notices = validate_sarif(done.stdout)["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+        assert [(n["level"], n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"])
+                for n in notices if n["level"] == "error"] == [("error", "bad.schema.json")]
+    else:  # one annotation for the file, on its line, not two
+        errors = [line for line in done.stdout.splitlines() if line.startswith("::error")]
+        assert len(errors) == 1
+        assert errors[0].startswith("::error file=bad.schema.json,line=2,title=unusable schema::")

@@ -6,6 +6,7 @@ import json
 import shutil
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -22,9 +23,7 @@ PROTO = {(ORDER_PROTO, "PROTO_FIELD_DELETED_NOT_RESERVED", "Order.coupon", "erro
 # What the whole tree's change breaks, where each break is visible, and through which file.
 TREE_FINDINGS = {
     CURRENCY,
-    (ADDRESS, "JSONSCHEMA_PROPERTY_MADE_REQUIRED", "$.zip", "error"),
-    (ADDRESS, "JSONSCHEMA_PROPERTY_MADE_REQUIRED", "Order.shipTo.zip", "error"),
-    (ADDRESS, "JSONSCHEMA_PROPERTY_MADE_REQUIRED", "Customer.home.zip", "error"),
+    (ADDRESS, "JSONSCHEMA_PROPERTY_MADE_REQUIRED", "$.zip", "error"),  # once, users named
     (DEFS, "JSONSCHEMA_CONSTRAINT_LOOSENED", "Order.lines[].sku/maxLength", "info"),
     *PROTO,
 }
@@ -62,6 +61,52 @@ def test_one_file_is_checked_with_the_other_files_of_its_tree(file, expected):
     assert result.returncode == 1, result.stderr
     assert {(f.removeprefix("new/").removeprefix("old/"), *rest)
             for f, *rest in shaped(result.stdout)} == expected
+
+
+# Issue 21: a change to a shared file is one finding, at its definition, naming its users.
+USED_BY = {
+    "Currency.JPY": " Used by avro/common/money.avsc, avro/shop/order.avsc, avro/shop/refund.avsc.",
+    "$.zip": " Used by schemas/orders/customer.schema.json (Customer.home.zip), "
+             "schemas/orders/order.schema.json (Order.shipTo.zip).",
+}
+
+
+def test_a_shared_change_is_counted_once_at_its_definition_with_its_users():
+    result = run("check", "old", "new", "--json")
+    findings = json.loads(result.stdout)["findings"]
+    assert len(findings) == len({(f["rule"], f["file"], f["line"]) for f in findings}) == 5
+    for finding in findings:
+        assert finding["message"].endswith(USED_BY.get(finding["path"], ".")), finding
+        assert "Used by" in finding["message"] or finding["path"] not in USED_BY
+    text = run("check", "old", "new").stdout.splitlines()[-1]
+    assert text.startswith("incompatible (backward): 3 error(s), 1 warning(s), 1 info")
+
+
+PROTO_MONEY = 'syntax = "proto3";\npackage shop;\n\nmessage Money {{\n  {units} units = 1;\n}}\n'
+PROTO_USER = ('syntax = "proto3";\npackage shop;\nimport "money.proto";\n\n'
+              'message {name} {{\n  string id = 1;\n  Money total = 2;\n}}\n')
+
+
+def test_an_imported_protobuf_type_is_reported_once_where_it_is_defined(tmp_path):
+    for side, units in (("old", "int64"), ("new", "string")):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "money.proto").write_text(PROTO_MONEY.format(units=units))
+        for name in ("Order", "Invoice"):
+            (tmp_path / side / f"{name.lower()}.proto").write_text(PROTO_USER.format(name=name))
+    trees = json.loads(run("check", "old", "new", "--json", cwd=tmp_path).stdout)["findings"]
+    assert [(f["file"], f["line"], f["rule"], f["path"]) for f in trees] == [
+        ("money.proto", 5, "PROTO_FIELD_TYPE_INCOMPATIBLE", "Money.units")]
+    assert trees[0]["message"].endswith(" Used by invoice.proto, order.proto.")
+    # File mode: the user checked alone names the file and line that define Money.units.
+    files = json.loads(run("check", "old/order.proto", "new/order.proto", "--proto-path", "old",
+                           "--proto-path", "new", "--json", cwd=tmp_path).stdout)["findings"]
+    assert [(f["file"], f["line"], f["side"] if "side" in f else "new") for f in files] == [
+        ("new/money.proto", 5, "new")]
+    junit = run("check", "old/order.proto", "new/order.proto", "--proto-path", "old",
+                "--proto-path", "new", "--output", "junit", cwd=tmp_path).stdout
+    cases = {case.get("name"): case.find("failure") for case in ET.fromstring(junit).iter("testcase")}
+    assert list(cases) == ["new/money.proto", "new/order.proto"] and cases["new/order.proto"] is None
+    assert cases["new/money.proto"].get("type") == "PROTO_FIELD_TYPE_INCOMPATIBLE"
 
 
 def test_an_unchanged_tree_is_clean_and_an_unresolvable_url_stays_external():
