@@ -17,6 +17,7 @@ from tests.harness.server import app_env, gunicorn, local_worker, redis_server, 
 
 SHUFFLED = [3, 7, 0, 9, 5, 1, 8, 2, 6, 4]  # the order ten pushes' deliveries arrive in
 FILES = "pulls/list-files"
+LISTING = r"/pulls/\d+/files$"
 
 
 @pytest.fixture(scope="module")
@@ -102,7 +103,8 @@ def test_ten_chained_pushes_in_one_second_delivered_out_of_order_review_only_the
 @pytest.mark.parametrize("held_app", ["sqlite"], indirect=True)
 def test_two_force_pushes_in_one_second_stay_tied_and_the_real_head_is_reviewed(github, held_app):
     """Their `before`s link to no push the App saw: the clock cannot order them either, so both
-    are taken up (as before the chain); GitHub's head answers which one gates the merge."""
+    are taken up (as before the chain); GitHub's head answers which one gates the merge, before
+    the other's review puts a check on it."""
     repo, pull, events = pushes(github, 2, force=True)
     with held_app() as url:
         for event in reversed(events):
@@ -110,5 +112,17 @@ def test_two_force_pushes_in_one_second_stay_tied_and_the_real_head_is_reviewed(
     assert completed_run(github, repo, pull.head_sha).conclusion == "failure"
     settle(github)
     assert sum(1 for call in github.calls if call.operation == FILES) == 2  # both taken up
-    (older,) = runs(github, repo, events[0]["after"])
-    assert older.conclusion == "cancelled" and runs(github, repo, pull.head_sha)[0].conclusion == "failure"
+    assert heads_with_runs(github, repo, events) == [pull.head_sha]
+
+
+def test_a_head_replaced_while_its_review_reads_gets_no_check_run(github, app_url):
+    """Its review had put no check on it yet: a cancelled one would only cost GitHub calls and
+    show on a commit nobody reviews any more (the newer head's check gates the merge)."""
+    repo, pull, (older, newer) = pushes(github, 2, force=False)
+    held = github.inject("GET", LISTING, delay=3.0)  # the older push's review is reading ...
+    deliver(github, app_url, older)
+    wait_for(lambda: held.hits, what="the older head's held file listing")
+    deliver(github, app_url, newer)  # ... when the push that replaced it arrives
+    assert completed_run(github, repo, pull.head_sha).conclusion == "failure"
+    settle(github)
+    assert heads_with_runs(github, repo, [older, newer]) == [pull.head_sha]
