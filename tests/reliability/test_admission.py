@@ -12,16 +12,8 @@ from bot.queue.heads import CHAIN_KEPT
 from bot.queue.ledger import REMEMBER_SECONDS, Ledger
 from bot.queue.subject import subject_of
 from bot.queue.runtime import Runtime
-from tests.harness.server import redis_server
 
 STORES = ["memory", "sqlite", "redis"]
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    process, url = redis_server(tmp_path_factory.mktemp("redis"))
-    yield url
-    process.stop()
 
 
 @pytest.fixture(params=STORES)

@@ -13,18 +13,11 @@ import sqlite3
 import pytest
 
 from tests.harness.flow import AVRO_BREAKING, completed_run, deliver, open_pull, runs, settle, wait_for
-from tests.harness.server import app_env, gunicorn, local_worker, redis_server, worker
+from tests.harness.server import app_env, gunicorn, local_worker, worker
 
 SHUFFLED = [3, 7, 0, 9, 5, 1, 8, 2, 6, 4]  # the order ten pushes' deliveries arrive in
 FILES = "pulls/list-files"
 LISTING = r"/pulls/\d+/files$"
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    process, url = redis_server(tmp_path_factory.mktemp("redis"))
-    yield url
-    process.stop()
 
 
 @pytest.fixture
