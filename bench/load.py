@@ -125,6 +125,15 @@ def throughput(times: list[float]) -> float:
     return round(((len(times) * 9) // 10 - len(times) // 10 - 1) / (high - low), 2) if high > low else 0.0
 
 
+def drain(queue_path: str | None, redis_url: str | None, *, seconds: float = 600) -> int:
+    """Wait until every accepted delivery's journal entry is done (reviewed, coalesced or
+    superseded), or `seconds` pass; how many are not."""
+    deadline = time.monotonic() + seconds
+    while (left := unfinished(queue_path, redis_url)) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    return left
+
+
 def unfinished(queue_path: str | None, redis_url: str | None) -> int:
     from bot.queue import make_huey
     from bot.queue.ledger import Ledger
@@ -263,11 +272,7 @@ def main() -> int:
         sent = json.loads(sender.communicate()[0])
         if loaded_floor is not None:
             floor.update(latencies(loaded_floor, "loaded_floor_ack_ms"))
-        # Every accepted delivery's journal entry must reach "done" (reviewed, coalesced or superseded).
-        deadline = time.monotonic() + 600
-        while (left := unfinished(env["QUEUE_PATH"] if not args.redis else None, redis_url)) and \
-                time.monotonic() < deadline:
-            time.sleep(0.5)
+        left = drain(env["QUEUE_PATH"] if not args.redis else None, redis_url)
         drained = time.monotonic() - started
         conclusions = collections.Counter(review_run(github, pull).conclusion for pull in pulls)
         app_cpu, emulator_cpu, web_cpu = (now - before for now, before in zip(cpu(), (app_cpu, emulator_cpu, web_cpu)))
@@ -284,10 +289,15 @@ def main() -> int:
               # cores / this (the emulator and the sender share the cores here).
               "app_cpu_s_per_pull": round(app_cpu / len(pulls), 3), "cores": os.cpu_count(),
               "emulator_and_sender_cpu_s": round(emulator_cpu, 1)}
+    return report("load", result, ok=left == 0 and sent["errors"] == 0)
+
+
+def report(name: str, result: dict, *, ok: bool) -> int:
+    """Print the result, write it to bench/out/NAME.json; the exit status."""
     (REPO / "bench" / "out").mkdir(exist_ok=True)
-    (REPO / "bench" / "out" / "load.json").write_text(json.dumps(result, indent=2))
+    (REPO / "bench" / "out" / f"{name}.json").write_text(json.dumps(result, indent=2))
     print(json.dumps(result, indent=2))
-    return 0 if left == 0 and sent["errors"] == 0 else 1
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -82,6 +82,8 @@ def review_head(github, target: Target, *, now=utc_now, prepared: tuple | None =
     except Exception as error:
         if not is_final(error):
             raise  # the queue runs the job again; the check stays in progress meanwhile
+        if isinstance(error, Superseded) and not check.started and not _in_progress(repo, target.head_sha):
+            raise  # replaced before its review put a check on it: the newer head's check gates
         # Never leave the check in progress, and never let an error pass the gate.
         run, before = check.start()
         if isinstance(error, Superseded) and not _failed(before):
@@ -101,10 +103,20 @@ class _Check:
     def __init__(self, repo, head_sha: str):
         self._repo, self._head_sha, self._started = repo, head_sha, None
 
+    @property
+    def started(self) -> bool:
+        return self._started is not None
+
     def start(self, known=LOOK_UP) -> tuple:
         if self._started is None:
             self._started = self._repo.start_check_run(self._head_sha, known=known)
         return self._started
+
+
+def _in_progress(repo, head_sha: str) -> bool:
+    """The head's check is in progress: an earlier attempt of this job started it and failed."""
+    found = repo.find_check_run(head_sha)
+    return found is not None and found.status != "completed"
 
 
 def _failed(before: Verdict | None) -> bool:

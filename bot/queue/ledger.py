@@ -7,6 +7,7 @@ from typing import Iterator
 
 from bot.ambient.jobs import Job
 from bot.queue import admission
+from bot.queue.heads import advance, heads
 from bot.queue.subject import Subject, subject_of
 
 PREFIX = "delivery:"
@@ -37,7 +38,7 @@ class Ledger:
         subject = subject_of(job)
         keys = _record_keys(subject)
         return admission.admit(self._huey, PREFIX + job.delivery_id, entry, reads=keys, task=task,
-                               update=lambda values: _updates(subject, keys, values))
+                               update=lambda values: _updates(subject, keys, values, now))
 
     def get(self, guid: str) -> dict | None:
         return self._huey.get(PREFIX + guid, peek=True)
@@ -56,18 +57,23 @@ class Ledger:
     def forget(self, guid: str) -> None:
         self._huey.delete(PREFIX + guid)
 
-    def entries(self) -> Iterator[tuple[str, dict]]:
+    def entries(self, prefix: str = PREFIX) -> Iterator[tuple[str, dict]]:
         deserialize = self._huey.serializer.deserialize
         for key, raw in self._huey.all_results().items():
-            if key.startswith(PREFIX):
-                yield key[len(PREFIX):], deserialize(raw)
+            if key.startswith(prefix):
+                yield key[len(prefix):], deserialize(raw)
 
     def expire(self) -> int:
-        """Drop finished entries older than GitHub's redelivery window."""
+        """Drop finished entries, and newest-head records no push touched, older than GitHub's
+        redelivery window: no delivery they could judge can arrive any more."""
         cutoff, dropped = self._clock() - REMEMBER_SECONDS, 0
         for guid, entry in list(self.entries()):
             if entry["state"] == State.DONE.value and entry["at"] < cutoff:
                 self.forget(guid)
+                dropped += 1
+        for pull, known in list(self.entries(_head_key(""))):
+            if known.get("at", cutoff) < cutoff:  # records written before they had a time stay
+                self._huey.delete(_head_key(pull))
                 dropped += 1
         return dropped
 
@@ -94,7 +100,7 @@ class Ledger:
         if not subject.pull or not subject.head:
             return False
         known = self._huey.get(_head_key(subject.pull), peek=True)
-        return known is not None and subject.head not in _heads(known)
+        return known is not None and subject.head not in heads(known)
 
 
 def _record_keys(subject: Subject) -> list[str]:
@@ -110,18 +116,15 @@ def _log_key(pull: str) -> str:
     return f"pushes:{pull}"
 
 
-def _updates(subject: Subject, keys: list[str], values: list) -> dict:
+def _updates(subject: Subject, keys: list[str], values: list, now: float) -> dict:
     """The new values of those records, given their current ones (only those that change)."""
     if not keys:
         return {}
     (head_key, log_key), (known, log), changes = keys, values, {}
-    heads = _heads(known)
-    if known is None or subject.version > known["version"]:
-        changes[head_key] = {"heads": [subject.head], "version": subject.version}
-    elif subject.version == known["version"] and subject.head not in heads:
-        # Equal timestamps (one-second resolution) say nothing about which push is newer,
-        # and deliveries may arrive in any order: neither supersedes the other.
-        changes[head_key] = {"heads": heads + [subject.head], "version": subject.version}
+    # The newest head(s): by second, then by the push chain (bot/queue/heads.py).
+    newest = advance(known, version=subject.version, head=subject.head, before=subject.before, at=now)
+    if newest is not None:
+        changes[head_key] = newest
     # (time, head) of every signed push delivery: which head a comment's author saw; and who
     # showed it, with how (bot/github/pushers.py), whom an override must not come from.
     entry = ((subject.version, subject.head, subject.pusher, subject.action, subject.before)
@@ -130,10 +133,3 @@ def _updates(subject: Subject, keys: list[str], values: list) -> dict:
     if entry not in log:
         changes[log_key] = (log + [entry])[-PUSHES_KEPT:]
     return changes
-
-
-def _heads(known: dict | None) -> list[str]:
-    """The newest push's head(s); entries written before ties were kept hold one `sha`."""
-    if not known:
-        return []
-    return list(known.get("heads") or [known["sha"]])

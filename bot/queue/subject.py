@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.handlers.events import Work, classify
+from bot.local.pull_event import SHA
 from bot.ambient.jobs import Job
 
 # Deliveries that may show a head nobody else's delivery did (a push while the pull request was
@@ -19,11 +20,21 @@ class Subject:
     version: str = ""  # pull_request.updated_at: a late redelivery of an older push changes nothing
     pusher: str = ""  # the sender of a delivery that may bring a new head (bot/github/pushers.py)
     action: str = ""  # which one: opened, reopened, synchronize, edited (the base)
-    before: str = ""  # a `synchronize`'s previous head: the log must chain back to an opening
+    before: str = ""  # a `synchronize`'s previous head (a commit name): it supersedes, and chains the log
 
 
 def _dict(value) -> dict:
     return value if isinstance(value, dict) else {}
+
+
+def _replaced(payload: dict, head) -> str:
+    """A `synchronize`'s previous head, if the body names it as a commit and its `after` is the
+    pull request's head (the body is untrusted: anything else is no link in the push chain)."""
+    before, after = payload.get("before"), payload.get("after", head)
+    if isinstance(head, str) and SHA.fullmatch(head) and after == head \
+            and isinstance(before, str) and SHA.fullmatch(before):
+        return before
+    return ""
 
 
 def subject_of(job: Job) -> Subject:
@@ -36,11 +47,10 @@ def subject_of(job: Job) -> Subject:
         head = _dict(pull.get("head")).get("sha")
         action = payload.get("action") if is_push and payload.get("action") in SENDER_LOGGED else ""
         pusher = _dict(payload.get("sender")).get("login") if action else ""
-        before = payload.get("before") if action == "synchronize" else ""
         return Subject(key, pull=key if is_push else None, head=head if isinstance(head, str) else None,
                        version=str(pull.get("updated_at") or ""),
                        pusher=pusher if isinstance(pusher, str) else "", action=action or "",
-                       before=before if isinstance(before, str) else "")
+                       before=_replaced(payload, head) if action == "synchronize" else "")
     if job.event == "issue_comment":
         return Subject(f"{repo}#{_dict(payload.get('issue')).get('number')}")
     holder = _dict(payload.get(job.event))

@@ -8,19 +8,12 @@ from huey import MemoryHuey
 from bot.ambient.jobs import Job
 from bot.queue import admission
 from bot.queue.dispatcher import make_huey
-from bot.queue.ledger import Ledger
+from bot.queue.heads import CHAIN_KEPT
+from bot.queue.ledger import REMEMBER_SECONDS, Ledger
 from bot.queue.subject import subject_of
 from bot.queue.runtime import Runtime
-from tests.harness.server import redis_server
 
 STORES = ["memory", "sqlite", "redis"]
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    process, url = redis_server(tmp_path_factory.mktemp("redis"))
-    yield url
-    process.stop()
 
 
 @pytest.fixture(params=STORES)
@@ -105,3 +98,76 @@ def test_concurrent_pushes_to_one_pull_request_keep_the_newest_head(huey):
     assert not ledger.superseded(newest)
     assert all(ledger.superseded(subject_of(each)) for each in jobs[:-1])
     assert sorted(ledger.pushes("acme/x#7")) == sorted((s.version, s.head) for s in map(subject_of, jobs))
+
+
+# --- the push chain: a `synchronize` names the head it replaced --------------------------------
+
+def sha(n: int) -> str:
+    return f"{n:040x}"
+
+
+def synchronize(delivery: str, head: str, before, second: int, **extra) -> Job:
+    job = push(delivery, head, second)
+    job.payload.update(before=before, after=head, **extra)
+    return job
+
+
+TEN = [(sha(n), sha(n - 1), 0) for n in range(1, 11)]  # 0 → 1 → ... → 10, all in one second
+# (pushes as (head, before, second), the order their deliveries arrive, the heads left newest)
+CHAINS = {
+    "ten in one second, last first": (TEN, list(range(9, -1, -1)), [sha(10)]),
+    "ten in one second, shuffled": (TEN, [3, 7, 0, 9, 5, 1, 8, 2, 6, 4], [sha(10)]),
+    "ten in one second, in order": (TEN, list(range(10)), [sha(10)]),
+    "a gap: 3's delivery never came": (TEN[:2] + TEN[3:], [4, 0, 8, 2, 6, 1, 3, 5, 7], [sha(2), sha(10)]),
+    "two force pushes, unrelated befores": ([(sha(1), sha(90), 0), (sha(2), sha(91), 0)], [1, 0], [sha(1), sha(2)]),
+    "pushed back: a → b → a orders nothing": ([(sha(2), sha(1), 0), (sha(1), sha(2), 0)], [1, 0], [sha(2), sha(1)]),
+    "a newer second wins whatever the chain": ([(sha(2), sha(1), 0), (sha(3), sha(2), 0), (sha(9), sha(50), 1)],
+                                               [2, 1, 0], [sha(9)]),
+    "an older second stays superseded": ([(sha(2), sha(1), 5), (sha(3), sha(9), 4)], [0, 1], [sha(2)]),
+    "a before that names no commit": ([(sha(0xab), sha(0), 0), (sha(2), sha(0xab).upper(), 0),
+                                       (sha(3), f"{sha(0xab)} ", 0), (sha(4), sha(0xab)[:39], 0)],
+                                      [0, 1, 2, 3], [sha(0xab), sha(2), sha(3), sha(4)]),
+}
+
+
+@pytest.mark.parametrize("pushes, order, newest", CHAINS.values(), ids=CHAINS.keys())
+def test_a_push_supersedes_the_one_it_names_as_before_whatever_the_clock(huey, pushes, order, newest):
+    ledger = Ledger(huey)
+    jobs = [synchronize(f"d{index}", head, before, second) for index, (head, before, second) in enumerate(pushes)]
+    for index in order:
+        assert ledger.admit(jobs[index], task=None)
+    assert sorted(job.payload["after"] for job in jobs if not ledger.superseded(subject_of(job))) == sorted(newest)
+
+
+@pytest.mark.parametrize("extra", [{"after": sha(77)}, {"before": ["0" * 40]}, {"before": None}])
+def test_a_body_whose_after_is_not_its_head_or_whose_before_is_no_sha_links_nothing(extra):
+    ledger = Ledger(MemoryHuey("t", results=False))
+    first, second = synchronize("d1", sha(1), sha(0), 0), synchronize("d2", sha(2), sha(1), 0)
+    second.payload.update(extra)
+    ledger.admit(second)
+    ledger.admit(first)
+    assert not ledger.superseded(subject_of(first)) and not ledger.superseded(subject_of(second))
+
+
+def test_one_seconds_chain_is_kept_bounded_and_its_last_head_still_wins():
+    huey = MemoryHuey("t", results=False)
+    ledger = Ledger(huey)
+    count = CHAIN_KEPT * 2
+    for n in range(count, 0, -1):  # the last push's delivery first: every other is replaced on arrival
+        ledger.admit(synchronize(f"d{n}", sha(n), sha(n - 1), 0))
+    record = huey.get("head:acme/x#7", peek=True)
+    assert record["heads"] == [sha(count)] and len(record["afters"]) <= CHAIN_KEPT >= len(record["named"])
+
+
+def test_newest_head_records_expire_after_the_redelivery_window():
+    huey, now = MemoryHuey("t", results=False), [1_000_000.0]
+    ledger = Ledger(huey, clock=lambda: now[0])
+    ledger.admit(synchronize("d1", sha(1), sha(0), 0))
+    ledger.admit(push("d2", sha(5), 0, number=8))
+    huey.put("head:acme/x#9", {"heads": [sha(9)], "version": "2026-12-03T10:00:00Z"})  # written before times
+    now[0] += REMEMBER_SECONDS - 1
+    ledger.admit(synchronize("d3", sha(2), sha(1), 0))
+    now[0] += 2
+    ledger.expire()
+    assert huey.get("head:acme/x#7", peek=True)["heads"] == [sha(2)]
+    assert huey.get("head:acme/x#8", peek=True) is None and huey.get("head:acme/x#9", peek=True)

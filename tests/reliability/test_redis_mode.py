@@ -12,13 +12,6 @@ from tests.harness.server import app_env, gunicorn, redis_server, worker
 FILES = r"/pulls/\d+/files$"
 
 
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    process, url = redis_server(tmp_path_factory.mktemp("redis"))
-    yield url
-    process.stop()
-
-
 def test_two_worker_processes_review_and_a_killed_one_is_recovered(github, redis_url, tmp_path):
     env = app_env(github, tmp_path, REDIS_URL=redis_url)
     web, url = gunicorn(env, tmp_path / "web.log")
