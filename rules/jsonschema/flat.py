@@ -9,6 +9,7 @@ from . import values
 Schemas = tuple  # subschemas that must all hold (raw JSON nodes); () means "anything"
 LOWER_BOUNDS = ("minLength", "minItems", "minProperties", "minContains")
 UPPER_BOUNDS = ("maxLength", "maxItems", "maxProperties", "maxContains")
+CONTAINS_COUNTS = ("minContains", "maxContains")  # how many items match `contains`
 
 
 @dataclass

@@ -5,7 +5,7 @@ from ..limits import MAX_JSONSCHEMA_ALTERNATIVES
 from ..model import SchemaError
 from . import values
 from .drafts import Draft
-from .flat import LOWER_BOUNDS, UPPER_BOUNDS, Flat, anything, bound_key, nothing
+from .flat import CONTAINS_COUNTS, LOWER_BOUNDS, UPPER_BOUNDS, Flat, anything, bound_key, nothing
 from .parse import Parsed
 from .refs import External
 
@@ -66,39 +66,46 @@ class Flattener:
 
 
 def own(node: dict, draft: Draft, line: int) -> Flat:
-    """The facts a schema object states itself (not through allOf/anyOf/oneOf)."""
+    """The facts a schema object states itself (not through allOf/anyOf/oneOf), read as its
+    draft's validators read them: a keyword the draft lacks constrains nothing."""
+    read = {key: value for key, value in node.items() if draft.reads(key)}
     flat = Flat(line=line, lines=dict(node.key_lines), holders={key: node for key in node}, sources=(id(node),))
-    kind = node.get("type")
+    kind = read.get("type")
     if kind is not None:
         flat.types = frozenset([kind] if isinstance(kind, str) else kind)
-    if "enum" in node:
-        flat.enum = {values.canon(v): v for v in node["enum"]}
-    if "const" in node:
-        const = {values.canon(node["const"]): node["const"]}
+    if "enum" in read:
+        flat.enum = {values.canon(v): v for v in read["enum"]}
+    if "const" in read:
+        const = {values.canon(read["const"]): read["const"]}
         flat.enum = const if flat.enum is None else {k: v for k, v in const.items() if k in flat.enum}
-    flat.counts = {k: node[k] for k in LOWER_BOUNDS + UPPER_BOUNDS if k in node}
-    flat.lower, flat.upper = _numeric_bounds(node, draft)
-    flat.multiples = (node["multipleOf"],) if "multipleOf" in node else ()
-    flat.patterns = frozenset([node["pattern"]]) if "pattern" in node else frozenset()
-    flat.formats = frozenset([node["format"]]) if "format" in node else frozenset()
-    flat.unique = node.get("uniqueItems") is True
-    required = node.get("required")
+    flat.counts = {k: read[k] for k in LOWER_BOUNDS + UPPER_BOUNDS if k in read and k not in CONTAINS_COUNTS}
+    if "contains" in read:  # the counts are read beside `contains` only; at least one must match
+        flat.counts.update({k: read[k] for k in CONTAINS_COUNTS if k in read})
+        if "minContains" not in flat.counts:
+            flat.counts["minContains"] = 1
+            flat.lines.setdefault("minContains", node.key_line("contains"))
+    flat.lower, flat.upper = _numeric_bounds(read, draft)
+    flat.multiples = (read["multipleOf"],) if "multipleOf" in read else ()
+    flat.patterns = frozenset([read["pattern"]]) if "pattern" in read else frozenset()
+    flat.formats = frozenset([read["format"]]) if "format" in read else frozenset()
+    flat.unique = read.get("uniqueItems") is True
+    required = read.get("required")
     if isinstance(required, list):  # draft-03 style booleans are rejected by the meta-schema
         flat.required = dict.fromkeys(required, node.key_line("required"))
-    props = node.get("properties", {})
+    props = read.get("properties", {})
     flat.props = {name: (schema,) for name, schema in props.items()}
     flat.prop_lines = {name: props.key_line(name) for name in props}
-    flat.pattern_props = {k: (v,) for k, v in node.get("patternProperties", {}).items()}
-    closed = "additionalProperties" if "additionalProperties" in node else "unevaluatedProperties"
-    flat.additional = (node[closed],) if closed in node else ()
-    _items(flat, node, draft)
-    _dependencies(flat, node)
-    flat.nots = (node["not"],) if "not" in node else ()
-    flat.contains = (node["contains"],) if "contains" in node else None
-    flat.property_names = (node["propertyNames"],) if "propertyNames" in node else ()
+    flat.pattern_props = {k: (v,) for k, v in read.get("patternProperties", {}).items()}
+    closed = "additionalProperties" if "additionalProperties" in read else "unevaluatedProperties"
+    flat.additional = (read[closed],) if closed in read else ()
+    _items(flat, read, node, draft)
+    _dependencies(flat, read)
+    flat.nots = (read["not"],) if "not" in read else ()
+    flat.contains = (read["contains"],) if "contains" in read else None
+    flat.property_names = (read["propertyNames"],) if "propertyNames" in read else ()
     # `then`/`else` without `if` are ignored by validators (and so here)
-    flat.conditions = ((node["if"], node.get("then"), node.get("else")),) if "if" in node else ()
-    flat.deprecated, flat.has_default = node.get("deprecated") is True, "default" in node
+    flat.conditions = ((read["if"], read.get("then"), read.get("else")),) if "if" in read else ()
+    flat.deprecated, flat.has_default = read.get("deprecated") is True, "default" in read
     return flat.finish()
 
 
@@ -119,17 +126,17 @@ def _numeric_bounds(node: dict, draft: Draft) -> tuple:
     return lower, upper
 
 
-def _items(flat: Flat, node: dict, draft: Draft) -> None:
-    positional = node.get(draft.tuple_keyword)
+def _items(flat: Flat, read: dict, node: dict, draft: Draft) -> None:
+    positional = read.get(draft.tuple_keyword)
     if isinstance(positional, list):
         flat.prefix = [(schema,) for schema in positional]
         rest_keyword = "items" if draft is Draft.DRAFT2020 else "additionalItems"
     else:
         rest_keyword = "items"
-    if rest_keyword not in node and "unevaluatedItems" in node:
+    if rest_keyword not in read and "unevaluatedItems" in read:
         rest_keyword = "unevaluatedItems"
-    flat.rest = (node[rest_keyword],) if rest_keyword in node else ()
-    if rest_keyword in node:
+    flat.rest = (read[rest_keyword],) if rest_keyword in read else ()
+    if rest_keyword in read:
         flat.lines.setdefault("items", node.key_line(rest_keyword))
 
 

@@ -124,8 +124,9 @@ def _walk(ctx, old: tuple, new: tuple, path: str, lines: tuple, seen: set, depth
 
 
 def _same(ctx, old: tuple, new: tuple) -> bool:
-    """Identical text without references: nothing below can differ (the common case)."""
-    if len(old) != 1 or len(new) != 1:
+    """Identical text without references, read by the same draft: nothing below can differ
+    (the common case; each draft reads its own keywords)."""
+    if len(old) != 1 or len(new) != 1 or ctx.old.draft is not ctx.new.draft:
         return False
     old_schema, new_schema = ctx.old.refs.resolve(old[0]), ctx.new.refs.resolve(new[0])
     if isinstance(old_schema, External) or isinstance(new_schema, External):
