@@ -98,6 +98,8 @@ def own(node: dict, draft: Draft, line: int) -> Flat:
     flat.pattern_props = {k: (v,) for k, v in read.get("patternProperties", {}).items()}
     closed = "additionalProperties" if "additionalProperties" in read else "unevaluatedProperties"
     flat.additional = (read[closed],) if closed in read else ()
+    if "additionalProperties" in read:
+        flat.closures = ((frozenset(props), tuple(flat.pattern_props), flat.additional),)
     _items(flat, read, node, draft)
     _dependencies(flat, read)
     flat.nots = (read["not"],) if "not" in read else ()

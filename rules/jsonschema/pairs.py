@@ -163,10 +163,11 @@ def flat_pairs(ctx, old: Flat, new: Flat, path: str, seen: set, depth: int,
 
 def _objects(ctx, pair: SchemaPair, seen: set, depth: int) -> Iterator:
     old, new, path = pair.old, pair.new, pair.path
-    for name, schemas in new.props.items():
+    for name in new.props:
         if name in old.props:
             lines = (old.prop_lines.get(name, old.line), new.prop_lines.get(name, new.line))
-            yield from walk(ctx, old.props[name], schemas, paths.prop(path, name), lines, seen, depth)
+            yield from walk(ctx, content.applying(old, name), content.applying(new, name),
+                            paths.prop(path, name), lines, seen, depth)
     removed = [name for name in old.props if name not in new.props]
     added = [name for name in new.props if name not in old.props]
     renames = content.renames(old, new, removed, added)
