@@ -42,6 +42,8 @@ SPAN = {
     "contains": (Draft.DRAFT6, Draft.DRAFT2020),
     "propertyNames": (Draft.DRAFT6, Draft.DRAFT2020),
     "if": (Draft.DRAFT7, Draft.DRAFT2020),
+    "then": (Draft.DRAFT7, Draft.DRAFT2020),
+    "else": (Draft.DRAFT7, Draft.DRAFT2020),
     "dependencies": (Draft.DRAFT4, Draft.DRAFT7),
     "dependentRequired": (Draft.DRAFT2019, Draft.DRAFT2020),
     "dependentSchemas": (Draft.DRAFT2019, Draft.DRAFT2020),
@@ -51,6 +53,8 @@ SPAN = {
     "maxContains": (Draft.DRAFT2019, Draft.DRAFT2020),
     "additionalItems": (Draft.DRAFT4, Draft.DRAFT2019),
     "prefixItems": (Draft.DRAFT2020, Draft.DRAFT2020),
+    "$recursiveRef": (Draft.DRAFT2019, Draft.DRAFT2019),
+    "$dynamicRef": (Draft.DRAFT2020, Draft.DRAFT2020),
 }
 DYNAMIC_REFERENCES = {Draft.DRAFT2019: ("$recursiveRef",), Draft.DRAFT2020: ("$dynamicRef",)}
 # Every keyword any draft reads as a reference: what a schema set must hold for a document.
