@@ -6,10 +6,15 @@ from ..model import SchemaError
 from . import values
 from .drafts import Draft
 from .flat import CONTAINS_COUNTS, LOWER_BOUNDS, UPPER_BOUNDS, Flat, anything, bound_key, nothing
+from .keywords import ANNOTATIONS
 from .parse import Parsed
 from .refs import External
 
 TOO_MANY = "anyOf/oneOf/allOf combine into more than {limit} alternatives"
+
+
+class TooManyAlternatives(SchemaError):
+    """Over MAX_JSONSCHEMA_ALTERNATIVES: a caller may compare the parts apart instead."""
 
 
 class Flattener:
@@ -31,7 +36,7 @@ class Flattener:
 
     def _product(self, left: list[Flat], right: list[Flat], line: int) -> list[Flat]:
         if len(left) * len(right) > MAX_JSONSCHEMA_ALTERNATIVES:
-            raise SchemaError(self.doc.path, line, TOO_MANY.format(limit=MAX_JSONSCHEMA_ALTERNATIVES))
+            raise TooManyAlternatives(self.doc.path, line, TOO_MANY.format(limit=MAX_JSONSCHEMA_ALTERNATIVES))
         return [a.merge(b) for a in left for b in right]
 
     def _one(self, raw: object, line: int) -> list[Flat]:
@@ -57,12 +62,27 @@ class Flattener:
                 result = self._product(result, self._one(target, line), line)
         for sub in node.get("allOf", ()):
             result = self._product(result, self._one(sub, line), line)
+        if self._always_twice(node.get("oneOf", ())):
+            result = self._product(result, [nothing(line)], line)
         for keyword in ("anyOf", "oneOf"):
             if keyword in node:
                 options = [flat.labelled(keyword, node[keyword], index)
                            for index, sub in enumerate(node[keyword]) for flat in self._one(sub, line)]
                 result = self._product(result, options, line)
         return result
+
+
+    def _always_twice(self, options) -> bool:
+        """Whether two options accept every value: then each value matches both, and `oneOf`
+        (exactly one) none (draft-04 `{"const": "V1"}` options: the draft ignores `const`)."""
+        draft = self.doc.draft
+        always = 0
+        for raw in options:
+            option = self.doc.refs.resolve(raw)
+            if option is True or (isinstance(option, dict) and not self.doc.refs.keywords_in(option) and all(
+                    key in ANNOTATIONS or not draft.reads(key) for key in option)):
+                always += 1
+        return always >= 2
 
 
 def own(node: dict, draft: Draft, line: int) -> Flat:

@@ -11,7 +11,7 @@ def added(ctx, parent, name: str) -> tuple[frozenset, bool]:
     """(breaks, whether the old schema declared the name via patternProperties/additional*)."""
     fallback, declared = content.fallback(parent.old, name)
     lines = (parent.old.line, parent.new.prop_lines.get(name, parent.new.line))
-    found = ctx.breaks(fallback, content.applying(parent.new, name), lines)
+    found = ctx.breaks(fallback, parent.new.props[name], lines)
     breaks = set()
     # Old data may hold the name only where the old schema let it (STRICT: anywhere open).
     if B in found and (declared or ctx.strict):
@@ -24,8 +24,8 @@ def added(ctx, parent, name: str) -> tuple[frozenset, bool]:
 def removed(ctx, parent, name: str) -> tuple[frozenset, bool]:
     """(breaks, whether the new schema declares the name via patternProperties/additional*)."""
     fallback, declared = content.fallback(parent.new, name)
-    old_schema = content.applying(parent.old, name)
-    if content.is_closed(old_schema):
+    old_schema = parent.old.props[name]
+    if old_schema == (False,):
         return frozenset(), declared  # the name was forbidden: no data can hold it
     lines = (parent.old.prop_lines.get(name, parent.old.line), parent.new.line)
     found = ctx.breaks(old_schema, fallback, lines)
