@@ -71,7 +71,6 @@ class Flattener:
                 result = self._product(result, options, line)
         return result
 
-
     def _always_twice(self, options) -> bool:
         """Whether two options accept every value: then each value matches both, and `oneOf`
         (exactly one) none (draft-04 `{"const": "V1"}` options: the draft ignores `const`)."""
