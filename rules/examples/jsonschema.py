@@ -141,12 +141,18 @@ def _location(path: str) -> tuple:
 
 
 def _viewer(parsed):
-    """Follow plain `$ref`s to what they stand for (External when it is another document)."""
+    """Follow plain `$ref`s to what they stand for (External when it is another document),
+    without the keywords the document's draft does not read (they constrain nothing)."""
+    reads = parsed.draft.reads
+
     def view(node):
         try:
-            return parsed.refs.resolve(node)
+            schema = parsed.refs.resolve(node)
         except Exception:  # noqa: BLE001 - a reference problem: nothing to generate from
             return External("")
+        if isinstance(schema, dict) and not all(map(reads, schema)):
+            return {key: value for key, value in schema.items() if reads(key)}
+        return schema
     return view
 
 

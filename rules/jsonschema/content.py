@@ -43,6 +43,18 @@ def pattern_match(flat: Flat, name: str) -> tuple:
                  if find(pattern, name) for s in schemas)
 
 
+def applying(flat: Flat, name: str, *, compared: frozenset = frozenset()) -> tuple:
+    """Every schema a present property `name` must match: its declarations, each pattern it
+    matches (patternProperties apply to declared names too) but those `compared` on their own,
+    and each `additionalProperties` whose own object neither declares it nor has a pattern for
+    it (one merged in by allOf or $ref does not see the declarations beside it)."""
+    closing = tuple(s for names, patterns, schemas in flat.closures
+                    if name not in names and not any(find(p, name) for p in patterns) for s in schemas)
+    matched = tuple(s for pattern, schemas in flat.pattern_props.items()
+                    if pattern not in compared and find(pattern, name) for s in schemas)
+    return flat.props.get(name, ()) + matched + closing
+
+
 def fallback(flat: Flat, name: str) -> tuple[tuple, bool]:
     """The schemas a name not in `properties` must match, and whether they were declared."""
     matched = pattern_match(flat, name)

@@ -8,7 +8,7 @@ from typing import Iterator
 
 from ..model import Severity
 from . import content, regex_automaton, regex_cover, values
-from .flat import LOWER_BOUNDS, Flat, bound_key
+from .flat import CONTAINS_COUNTS, LOWER_BOUNDS, Flat, bound_key
 
 TIGHTENED, LOOSENED, CHANGED = "tightened", "loosened", "changed"
 FORMAT_ANNOTATION = (' "format" is an annotation unless validators assert it, so no data is'
@@ -86,7 +86,10 @@ def constraints(old: Flat, new: Flat, *, strict: bool = False) -> Iterator[Delta
     """Every constraint that differs, for the kinds of value both sides accept."""
     if old.empty:
         return  # nothing was valid: no constraint can reject old data, the type rules say the rest
+    contains_kept = (old.contains is None) == (new.contains is None)
     for keyword, kind in COUNT_KIND.items():
+        if keyword in CONTAINS_COUNTS and not contains_kept:
+            continue  # counts of matches come and go with `contains`, which says so itself
         if old.has(kind) and new.has(kind):
             yield from _count(keyword, old.counts.get(keyword), new.counts.get(keyword))
     if old.has("number") and new.has("number"):

@@ -22,12 +22,40 @@ class Draft(str, enum.Enum):
         2019-09 (`$recursiveRef`) or 2020-12 (`$dynamicRef`); a draft without one ignores it."""
         return ("$ref",) + DYNAMIC_REFERENCES.get(self, ())
 
+    def reads(self, keyword: str) -> bool:
+        """Whether validators of this draft read the keyword: one the draft lacks constrains nothing."""
+        order = list(Draft)
+        first, last = SPAN.get(keyword, (Draft.DRAFT4, Draft.DRAFT2020))
+        return order.index(first) <= order.index(self) <= order.index(last)
+
     @property
     def tuple_keyword(self) -> str:
         """Where positional item schemas live: `items` (array form) or `prefixItems`."""
         return "prefixItems" if self is Draft.DRAFT2020 else "items"
 
 
+# The drafts that read a keyword, first to last, where not all do: the `jsonschema` library's
+# Draft*Validator.VALIDATORS (`then`/`else` are read by `if`; `minContains`/`maxContains` by the
+# 2019-09+ `contains`, beside it only). Keywords not listed are read by every draft.
+SPAN = {
+    "const": (Draft.DRAFT6, Draft.DRAFT2020),
+    "contains": (Draft.DRAFT6, Draft.DRAFT2020),
+    "propertyNames": (Draft.DRAFT6, Draft.DRAFT2020),
+    "if": (Draft.DRAFT7, Draft.DRAFT2020),
+    "then": (Draft.DRAFT7, Draft.DRAFT2020),
+    "else": (Draft.DRAFT7, Draft.DRAFT2020),
+    "dependencies": (Draft.DRAFT4, Draft.DRAFT7),
+    "dependentRequired": (Draft.DRAFT2019, Draft.DRAFT2020),
+    "dependentSchemas": (Draft.DRAFT2019, Draft.DRAFT2020),
+    "unevaluatedProperties": (Draft.DRAFT2019, Draft.DRAFT2020),
+    "unevaluatedItems": (Draft.DRAFT2019, Draft.DRAFT2020),
+    "minContains": (Draft.DRAFT2019, Draft.DRAFT2020),
+    "maxContains": (Draft.DRAFT2019, Draft.DRAFT2020),
+    "additionalItems": (Draft.DRAFT4, Draft.DRAFT2019),
+    "prefixItems": (Draft.DRAFT2020, Draft.DRAFT2020),
+    "$recursiveRef": (Draft.DRAFT2019, Draft.DRAFT2019),
+    "$dynamicRef": (Draft.DRAFT2020, Draft.DRAFT2020),
+}
 DYNAMIC_REFERENCES = {Draft.DRAFT2019: ("$recursiveRef",), Draft.DRAFT2020: ("$dynamicRef",)}
 # Every keyword any draft reads as a reference: what a schema set must hold for a document.
 ALL_REFERENCES = ("$ref", "$recursiveRef", "$dynamicRef")

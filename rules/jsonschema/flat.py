@@ -9,6 +9,7 @@ from . import values
 Schemas = tuple  # subschemas that must all hold (raw JSON nodes); () means "anything"
 LOWER_BOUNDS = ("minLength", "minItems", "minProperties", "minContains")
 UPPER_BOUNDS = ("maxLength", "maxItems", "maxProperties", "maxContains")
+CONTAINS_COUNTS = ("minContains", "maxContains")  # how many items match `contains`
 
 
 @dataclass
@@ -31,6 +32,10 @@ class Flat:
     prop_lines: dict = field(default_factory=dict)
     pattern_props: dict = field(default_factory=dict)  # regex -> Schemas
     additional: Schemas = ()
+    # Per schema object with `additionalProperties`: (its own property names, its own patterns,
+    # the schemas). It applies to every name those two miss, even one declared beside it by
+    # allOf/$ref: validators read `properties`/`patternProperties` of its own object only.
+    closures: tuple = ()
     prefix: list = field(default_factory=list)  # positional item Schemas
     rest: Schemas = ()
     dep_required: dict = field(default_factory=dict)  # name -> tuple of names
@@ -97,6 +102,7 @@ class Flat:
         out.prop_lines = {**other.prop_lines, **self.prop_lines}
         out.pattern_props = _join(self.pattern_props, other.pattern_props)
         out.additional = self.additional + other.additional
+        out.closures = self.closures + other.closures
         size = max(len(self.prefix), len(other.prefix))
         out.prefix = [self.item(i) + other.item(i) for i in range(size)]
         out.rest = self.rest + other.rest

@@ -5,11 +5,16 @@ from ..limits import MAX_JSONSCHEMA_ALTERNATIVES
 from ..model import SchemaError
 from . import values
 from .drafts import Draft
-from .flat import LOWER_BOUNDS, UPPER_BOUNDS, Flat, anything, bound_key, nothing
+from .flat import CONTAINS_COUNTS, LOWER_BOUNDS, UPPER_BOUNDS, Flat, anything, bound_key, nothing
+from .keywords import ANNOTATIONS
 from .parse import Parsed
 from .refs import External
 
 TOO_MANY = "anyOf/oneOf/allOf combine into more than {limit} alternatives"
+
+
+class TooManyAlternatives(SchemaError):
+    """Over MAX_JSONSCHEMA_ALTERNATIVES: a caller may compare the parts apart instead."""
 
 
 class Flattener:
@@ -31,7 +36,7 @@ class Flattener:
 
     def _product(self, left: list[Flat], right: list[Flat], line: int) -> list[Flat]:
         if len(left) * len(right) > MAX_JSONSCHEMA_ALTERNATIVES:
-            raise SchemaError(self.doc.path, line, TOO_MANY.format(limit=MAX_JSONSCHEMA_ALTERNATIVES))
+            raise TooManyAlternatives(self.doc.path, line, TOO_MANY.format(limit=MAX_JSONSCHEMA_ALTERNATIVES))
         return [a.merge(b) for a in left for b in right]
 
     def _one(self, raw: object, line: int) -> list[Flat]:
@@ -57,6 +62,8 @@ class Flattener:
                 result = self._product(result, self._one(target, line), line)
         for sub in node.get("allOf", ()):
             result = self._product(result, self._one(sub, line), line)
+        if self._always_twice(node.get("oneOf", ())):
+            result = self._product(result, [nothing(line)], line)
         for keyword in ("anyOf", "oneOf"):
             if keyword in node:
                 options = [flat.labelled(keyword, node[keyword], index)
@@ -64,41 +71,62 @@ class Flattener:
                 result = self._product(result, options, line)
         return result
 
+    def _always_twice(self, options) -> bool:
+        """Whether two options accept every value: then each value matches both, and `oneOf`
+        (exactly one) none (draft-04 `{"const": "V1"}` options: the draft ignores `const`)."""
+        draft = self.doc.draft
+        always = 0
+        for raw in options:
+            option = self.doc.refs.resolve(raw)
+            if option is True or (isinstance(option, dict) and not self.doc.refs.keywords_in(option) and all(
+                    key in ANNOTATIONS or not draft.reads(key) for key in option)):
+                always += 1
+        return always >= 2
+
 
 def own(node: dict, draft: Draft, line: int) -> Flat:
-    """The facts a schema object states itself (not through allOf/anyOf/oneOf)."""
+    """The facts a schema object states itself (not through allOf/anyOf/oneOf), read as its
+    draft's validators read them: a keyword the draft lacks constrains nothing."""
+    read = {key: value for key, value in node.items() if draft.reads(key)}
     flat = Flat(line=line, lines=dict(node.key_lines), holders={key: node for key in node}, sources=(id(node),))
-    kind = node.get("type")
+    kind = read.get("type")
     if kind is not None:
         flat.types = frozenset([kind] if isinstance(kind, str) else kind)
-    if "enum" in node:
-        flat.enum = {values.canon(v): v for v in node["enum"]}
-    if "const" in node:
-        const = {values.canon(node["const"]): node["const"]}
+    if "enum" in read:
+        flat.enum = {values.canon(v): v for v in read["enum"]}
+    if "const" in read:
+        const = {values.canon(read["const"]): read["const"]}
         flat.enum = const if flat.enum is None else {k: v for k, v in const.items() if k in flat.enum}
-    flat.counts = {k: node[k] for k in LOWER_BOUNDS + UPPER_BOUNDS if k in node}
-    flat.lower, flat.upper = _numeric_bounds(node, draft)
-    flat.multiples = (node["multipleOf"],) if "multipleOf" in node else ()
-    flat.patterns = frozenset([node["pattern"]]) if "pattern" in node else frozenset()
-    flat.formats = frozenset([node["format"]]) if "format" in node else frozenset()
-    flat.unique = node.get("uniqueItems") is True
-    required = node.get("required")
+    flat.counts = {k: read[k] for k in LOWER_BOUNDS + UPPER_BOUNDS if k in read and k not in CONTAINS_COUNTS}
+    if "contains" in read:  # the counts are read beside `contains` only; at least one must match
+        flat.counts.update({k: read[k] for k in CONTAINS_COUNTS if k in read})
+        if "minContains" not in flat.counts:
+            flat.counts["minContains"] = 1
+            flat.lines.setdefault("minContains", node.key_line("contains"))
+    flat.lower, flat.upper = _numeric_bounds(read, draft)
+    flat.multiples = (read["multipleOf"],) if "multipleOf" in read else ()
+    flat.patterns = frozenset([read["pattern"]]) if "pattern" in read else frozenset()
+    flat.formats = frozenset([read["format"]]) if "format" in read else frozenset()
+    flat.unique = read.get("uniqueItems") is True
+    required = read.get("required")
     if isinstance(required, list):  # draft-03 style booleans are rejected by the meta-schema
         flat.required = dict.fromkeys(required, node.key_line("required"))
-    props = node.get("properties", {})
+    props = read.get("properties", {})
     flat.props = {name: (schema,) for name, schema in props.items()}
     flat.prop_lines = {name: props.key_line(name) for name in props}
-    flat.pattern_props = {k: (v,) for k, v in node.get("patternProperties", {}).items()}
-    closed = "additionalProperties" if "additionalProperties" in node else "unevaluatedProperties"
-    flat.additional = (node[closed],) if closed in node else ()
-    _items(flat, node, draft)
-    _dependencies(flat, node)
-    flat.nots = (node["not"],) if "not" in node else ()
-    flat.contains = (node["contains"],) if "contains" in node else None
-    flat.property_names = (node["propertyNames"],) if "propertyNames" in node else ()
+    flat.pattern_props = {k: (v,) for k, v in read.get("patternProperties", {}).items()}
+    closed = "additionalProperties" if "additionalProperties" in read else "unevaluatedProperties"
+    flat.additional = (read[closed],) if closed in read else ()
+    if "additionalProperties" in read:
+        flat.closures = ((frozenset(props), tuple(flat.pattern_props), flat.additional),)
+    _items(flat, read, node, draft)
+    _dependencies(flat, read)
+    flat.nots = (read["not"],) if "not" in read else ()
+    flat.contains = (read["contains"],) if "contains" in read else None
+    flat.property_names = (read["propertyNames"],) if "propertyNames" in read else ()
     # `then`/`else` without `if` are ignored by validators (and so here)
-    flat.conditions = ((node["if"], node.get("then"), node.get("else")),) if "if" in node else ()
-    flat.deprecated, flat.has_default = node.get("deprecated") is True, "default" in node
+    flat.conditions = ((read["if"], read.get("then"), read.get("else")),) if "if" in read else ()
+    flat.deprecated, flat.has_default = read.get("deprecated") is True, "default" in read
     return flat.finish()
 
 
@@ -119,17 +147,17 @@ def _numeric_bounds(node: dict, draft: Draft) -> tuple:
     return lower, upper
 
 
-def _items(flat: Flat, node: dict, draft: Draft) -> None:
-    positional = node.get(draft.tuple_keyword)
+def _items(flat: Flat, read: dict, node: dict, draft: Draft) -> None:
+    positional = read.get(draft.tuple_keyword)
     if isinstance(positional, list):
         flat.prefix = [(schema,) for schema in positional]
         rest_keyword = "items" if draft is Draft.DRAFT2020 else "additionalItems"
     else:
         rest_keyword = "items"
-    if rest_keyword not in node and "unevaluatedItems" in node:
+    if rest_keyword not in read and "unevaluatedItems" in read:
         rest_keyword = "unevaluatedItems"
-    flat.rest = (node[rest_keyword],) if rest_keyword in node else ()
-    if rest_keyword in node:
+    flat.rest = (read[rest_keyword],) if rest_keyword in read else ()
+    if rest_keyword in read:
         flat.lines.setdefault("items", node.key_line(rest_keyword))
 
 

@@ -5,6 +5,7 @@ from typing import Iterator
 
 from ..model import Direction
 from . import content, paths, regex_cover
+from .flat import Flat
 
 B, F = Direction.BACKWARD, Direction.FORWARD
 
@@ -23,7 +24,7 @@ def changes(ctx, pair) -> Iterator[tuple[Direction, str, str, tuple, tuple]]:
     where = paths.keyword(pair.path, keyword)
     if not (content.is_schema(old.additional) and content.is_schema(new.additional)):
         yield from _compare(ctx, where, keyword, old.additional, new.additional,
-                            old_declared=not content.is_open(old.additional),
+                            old_declared=not content.is_open(old.additional) or _sibling_name_closed(ctx, old, new),
                             new_declared=not content.is_open(new.additional))
     for pattern in old.pattern_props.keys() - new.pattern_props.keys():
         wider = _covering(new.pattern_props, pattern)
@@ -36,6 +37,31 @@ def changes(ctx, pair) -> Iterator[tuple[Direction, str, str, tuple, tuple]]:
         yield from _compare(ctx, paths.keyword(pair.path, "patternProperties", pattern), "patternProperties",
                             old.additional, new.pattern_props[pattern],
                             old_declared=not content.is_open(old.additional), new_declared=True)
+
+
+def _sibling_name_closed(ctx, old, new) -> bool:
+    """LENIENT: whether the new model rejects a name another anyOf option of the old one
+    declares. Old data may match this option and still hold that name (anyOf options do not
+    exclude each other, and one that declares a name can fail on another keyword)."""
+    for keyword, options, index in old.choices:
+        if keyword != "anyOf":
+            continue
+        for option in options[:index] + options[index + 1:]:
+            for other in ctx.old_flats.alternatives((option,), old.line):
+                for name in other.props.keys() - old.props.keys():
+                    held, declared = content.fallback(old, name)
+                    if not declared and B in ctx.breaks(held, content.fallback(new, name)[0]) \
+                            and not _takes_every_holder(ctx, other, name):
+                        return True
+    return False
+
+
+def _takes_every_holder(ctx, option, name: str) -> bool:
+    """Whether an old option accepts every object holding `name`: then it matches, and so
+    evaluates the name, wherever the name is present."""
+    holders = Flat(line=option.line, types=frozenset({"object"}), required={name: option.line},
+                   sources=(("objects holding", name),))
+    return B not in ctx.within_old().strict_twin().trial(holders, option)
 
 
 def _covering(patterns: dict, pattern: str) -> str | None:

@@ -8,9 +8,10 @@ from typing import Iterator
 
 from ..limits import MAX_WALK_DEPTH
 from ..model import Direction, SchemaError
-from . import content, instances, old_data, paths
+from . import content, instances, old_data, paths, untouched
 from .drafts import ALL_REFERENCES
 from .flat import Flat
+from .flatten import TooManyAlternatives
 from .refs import External
 
 MAX_CANDIDATES = 8  # alternatives compared in full to find the nearest counterpart of one
@@ -124,8 +125,9 @@ def _walk(ctx, old: tuple, new: tuple, path: str, lines: tuple, seen: set, depth
 
 
 def _same(ctx, old: tuple, new: tuple) -> bool:
-    """Identical text without references: nothing below can differ (the common case)."""
-    if len(old) != 1 or len(new) != 1:
+    """Identical text without references, read by the same draft: nothing below can differ
+    (the common case; each draft reads its own keywords)."""
+    if len(old) != 1 or len(new) != 1 or ctx.old.draft is not ctx.new.draft:
         return False
     old_schema, new_schema = ctx.old.refs.resolve(old[0]), ctx.new.refs.resolve(new[0])
     if isinstance(old_schema, External) or isinstance(new_schema, External):
@@ -162,10 +164,10 @@ def flat_pairs(ctx, old: Flat, new: Flat, path: str, seen: set, depth: int,
 
 def _objects(ctx, pair: SchemaPair, seen: set, depth: int) -> Iterator:
     old, new, path = pair.old, pair.new, pair.path
-    for name, schemas in new.props.items():
+    for name in new.props:
         if name in old.props:
             lines = (old.prop_lines.get(name, old.line), new.prop_lines.get(name, new.line))
-            yield from walk(ctx, old.props[name], schemas, paths.prop(path, name), lines, seen, depth)
+            yield from _property(ctx, old, new, name, paths.prop(path, name), lines, seen, depth)
     removed = [name for name in old.props if name not in new.props]
     added = [name for name in new.props if name not in old.props]
     renames = content.renames(old, new, removed, added)
@@ -190,6 +192,42 @@ def _objects(ctx, pair: SchemaPair, seen: set, depth: int) -> Iterator:
         # An absent propertyNames accepts any name: one added is compared with that.
         yield from walk(ctx, old.property_names, new.property_names, paths.keyword(path, "propertyNames"),
                         (old.key_line("propertyNames"), new.key_line("propertyNames")), seen, depth)
+
+
+def _property(ctx, old: Flat, new: Flat, name: str, path: str, lines: tuple, seen: set, depth: int):
+    """A property both sides declare, with all that applies to it (content.applying). What
+    applies besides its declarations (patterns, another object's additionalProperties) is left
+    out where it is the same on both sides (A within B implies A and P within B and P, and an
+    unchanged pattern with many alternatives multiplies nothing). A pattern both sides have is
+    compared on its own (_objects): old P within new P' and A within B imply A and P within B
+    and P'; where it is not, that comparison already reports the break."""
+    declared = (old.props[name], new.props[name])
+    both = frozenset(old.pattern_props.keys() & new.pattern_props.keys())
+    old_all, new_all = (content.applying(flat, name, compared=both) for flat in (old, new))
+    old_extra, new_extra = old_all[len(declared[0]):], new_all[len(declared[1]):]
+    if len(old_extra) == len(new_extra) and all(map(lambda a, b: untouched.same(ctx, a, b), old_extra, new_extra)):
+        yield from walk(ctx, *declared, path, lines, seen, depth)
+        return
+    try:
+        ctx.old_flats.alternatives(old_all, lines[0])
+        ctx.new_flats.alternatives(new_all, lines[1])
+    except TooManyAlternatives:
+        # Together they combine into too many alternatives: compared apart, each extra against
+        # the other side's declarations, in the direction it can break (this may say more).
+        yield from walk(ctx, *declared, path, lines, seen, depth)
+        for extra in new_extra:
+            if not any(untouched.same(ctx, kept, extra) for kept in old_extra):
+                yield from _one_way(ctx, Direction.BACKWARD, ctx.run(declared[0], (extra,), path, lines, seen, depth))
+        for extra in old_extra:
+            if not any(untouched.same(ctx, extra, kept) for kept in new_extra):
+                yield from _one_way(ctx, Direction.FORWARD, ctx.run((extra,), declared[1], path, lines, seen, depth))
+        return
+    yield from walk(ctx, old_all, new_all, path, lines, seen, depth)
+
+
+def _one_way(ctx, direction: Direction, found) -> Iterator:
+    """The findings that break in `direction`, said to break in it alone."""
+    return (dataclasses.replace(f, breaks=frozenset({direction})) for f in found if direction in ctx.breaks_of(f))
 
 
 def _names_kept(ctx, old: Flat, new: Flat) -> bool:
@@ -219,7 +257,7 @@ def alternatives(ctx, olds: list[Flat], news: list[Flat], path: str, seen: set, 
     """anyOf/oneOf: every old alternative must fit some new one (backward), and vice versa."""
     for direction, sources, targets in ((Direction.BACKWARD, olds, news),
                                         (Direction.FORWARD, news, olds)):
-        for whole in sources:
+        for whole in (source for source in sources if not source.empty):  # no data to carry
             for source in _parts(ctx, direction, whole, targets):
                 if _fits(ctx, direction, source, targets):
                     continue

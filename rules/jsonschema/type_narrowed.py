@@ -19,6 +19,10 @@ SPEC = RuleSpec(id="JSONSCHEMA_TYPE_NARROWED", format=Format.JSONSCHEMA, breaks=
                 severity=Severity.ERROR, summary="`type` admits fewer kinds of value")
 PAIR = SchemaPair
 MESSAGE = 'Type of "{path}" was narrowed from {old} to {new}.'
+# Nothing valid is rarely a `type` edit: say where such a rejection can come from.
+NOTHING = (' No value is valid there now: look for a `false` schema, keywords that contradict each'
+           ' other, or (for a property) an `additionalProperties` or `patternProperties` that applies'
+           ' to its name; one in an allOf/$ref schema does not see the properties declared beside it.')
 
 
 def check(pair: SchemaPair, ctx):
@@ -26,4 +30,5 @@ def check(pair: SchemaPair, ctx):
     if removed and not added:
         yield SPEC.finding(path=pair.path, line=pair.new.key_line("type"),
                            message=MESSAGE.format(path=pair.path, old=deltas.show_types(pair.old),
-                                                  new=values.show(pair.new.types)))
+                                                  new=values.show(pair.new.types))
+                           + (NOTHING if pair.new.empty else ""))

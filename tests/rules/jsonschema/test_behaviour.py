@@ -104,3 +104,20 @@ def test_200_definitions_by_50_properties_reports_each_change_once():
     old, new = _generated(200, 50, False), _generated(200, 50, True)
     report = _check(old, new)
     assert len(report.findings) == 100 and not report.compatible
+
+
+def test_closed_model_beside_a_ref_does_not_see_the_targets_properties():
+    # 2020-12 applies a `$ref` beside its siblings; `additionalProperties` there sees only the
+    # properties of its own object, so "a" (declared by the target) is now always rejected.
+    import jsonschema
+    old = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+           "$ref": "#/$defs/base", "$defs": {"base": {"properties": {"a": {"type": "string"}}}}}
+    new = dict(old, additionalProperties=False)
+    witness = {"a": "x"}
+    assert jsonschema.Draft202012Validator(old).is_valid(witness)
+    assert not jsonschema.Draft202012Validator(new).is_valid(witness)
+    for policy in Policy:
+        report = _check(json.dumps(old), json.dumps(new), options=Options(policy=policy))
+        assert not report.compatible
+        assert ("JSONSCHEMA_TYPE_NARROWED", "$.a", Severity.ERROR) in [
+            (f.rule, f.path, f.severity) for f in report.findings]

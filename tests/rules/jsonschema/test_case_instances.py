@@ -4,7 +4,7 @@ A case folder may carry `witness.json` (a document the `jsonschema` library find
 old.json and invalid under new.json: the break exists) or a "why" in expected.json (the
 argument that no such document exists, backed here by a search over small documents built
 from the names and values the schemas mention). Under the lenient policy a document holds
-only the names that the old oneOf alternative it matches declares.
+only the names that the old oneOf alternative it matches declares (or any anyOf option).
 """
 from __future__ import annotations
 
@@ -32,8 +32,21 @@ def _valid(schema, instance) -> bool:
     return jsonschema.validators.validator_for(schema)(schema).is_valid(instance)
 
 
-def _declared(schema: dict) -> set[str]:
-    return set(schema.get("properties", {})) | set(schema.get("required", []))
+def _declared(schema: dict, root: dict | None = None, depth: int = 3) -> set[str]:
+    """Names a schema declares, also through its allOf members and local `$ref`s."""
+    root = schema if root is None else root
+    names = set(schema.get("properties", {})) | set(schema.get("required", []))
+    parts = list(schema.get("allOf", []))
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/"):
+        target = root
+        for step in ref[2:].split("/"):
+            target = target.get(step, {}) if isinstance(target, dict) else {}
+        parts.append(target)
+    for part in parts if depth else ():
+        if isinstance(part, dict):
+            names |= _declared(part, root, depth - 1)
+    return names
 
 
 def _writable(old: dict, instance, lenient: bool) -> bool:
@@ -43,7 +56,10 @@ def _writable(old: dict, instance, lenient: bool) -> bool:
     if not lenient or not isinstance(instance, dict):
         return True
     branches = old.get("oneOf", [{}])
-    return any(_valid(branch, instance) and set(instance) <= _declared(old) | _declared(branch)
+    # anyOf options do not exclude each other: a name one declares may be held by data another
+    # matches (the first failed on another keyword)
+    declared = _declared(old).union(*(_declared(option, old) for option in old.get("anyOf", [])))
+    return any(_valid(branch, instance) and set(instance) <= declared | _declared(branch, old)
                for branch in branches)
 
 
