@@ -20,6 +20,7 @@ _TOKEN = re.compile(r'"((?:[^"\\]++|\\.)*+)"(\s*+:)?|[{}\[\]]', re.DOTALL)
 _LINE_BLOCK = 4096  # characters per block of the line index
 _ANY_BRACKET = re.compile(r"[{}\[\]]")
 _COLON = re.compile(r"\s*:")
+_JSON_WHITESPACE = " \t\n\r"  # the only whitespace JSON allows after its value
 
 
 class Line(int):
@@ -116,7 +117,12 @@ def _spans(text: str, file: str, document: _Document) -> list[tuple[int, int]]:
     stack: list[int] = []  # where each open object starts; -1 for an open array
     closed: list[tuple[int, int]] = []
     push, pop, close = stack.append, stack.pop, closed.append
-    for token in _BRACKET.finditer(text):
+    # The scan ends at the last bracket: past it (trailing whitespace) every match attempt would
+    # fail only at the end of the text and the next one start a character later, rescanning the
+    # rest each time, quadratic in the padding. Before it, every match ends on a bracket, so the
+    # next starts where that one ended and each character is read a bounded number of times.
+    end = len(text.rstrip(_JSON_WHITESPACE))
+    for token in _BRACKET.finditer(text, 0, end):
         kind = token.lastindex
         if kind is None:  # a closing bracket
             start = pop()

@@ -28,8 +28,12 @@ COMMAND = "::"
 
 def visible(text: object, *, keep: str = "") -> str:
     """`text` with every control character but those in `keep` written as a visible escape."""
-    shown = CONTROL.sub(lambda m: m.group() if m.group() in keep else _escape(m.group()), str(text))
-    return shown.replace(LEGACY_COMMAND, LEGACY_COMMAND_SHOWN)
+    return controls_shown(text, keep=keep).replace(LEGACY_COMMAND, LEGACY_COMMAND_SHOWN)
+
+
+def controls_shown(text: object, *, keep: str = "") -> str:
+    """`visible` for text no runner reads as a log (markdown): control characters only."""
+    return CONTROL.sub(lambda m: m.group() if m.group() in keep else _escape(m.group()), str(text))
 
 
 def line_start(text: object) -> str:
@@ -57,4 +61,4 @@ def _escape(char: str) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-__all__ = ["visible", "line_start", "visible_json"]
+__all__ = ["visible", "controls_shown", "line_start", "visible_json"]

@@ -23,7 +23,7 @@
 | `override.allow_users` / `allow_teams` | `[]` | users and `org/team` slugs allowed whatever their permission |
 | `override.allow_author` | `false` | whether the pull request's author may override their own change |
 | `override.allow_committers` | `false` | whether someone who authored, committed or pushed a commit of the pull request may override it |
-| `override.min_reason_length` | `10` | characters the override's reason needs |
+| `override.min_reason_length` | `10` | visible characters the override's reason needs (spaces not counted) |
 | `override.conclusion` | `success` | conclusion of an overridden check: `success` or `neutral` |
 | `consumers` | `[]` | `[{paths: [globs], owners: ["@org/team", "@user"], name: label}]`: who reads which files; the App asks them to review a change that deprecates, removes, renames or breaks an element (bot/handlers/consumers.py) |
 

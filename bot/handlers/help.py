@@ -14,7 +14,8 @@ HELP = """**schema-review commands** (comment on the pull request; the comment m
 | `/schema-review recheck` | Runs the review again on the head commit. |
 | `/schema-review help` | Shows this help. |
 
-**Who may override:** {who}. A reason of at least {minimum} characters is required; it is recorded with
+**Who may override:** {who}. A reason of at least {minimum} characters (spaces and invisible
+ones not counted) is required; it is recorded with
 your name, the time and a link to your comment in the check's summary. An override covers the
 breaking changes that were on the head when you wrote the comment, and follows them, not the
 commit: a later push with the same findings stays overridden, a push that adds a new breaking change

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import enum
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from bot.render.escape import code
@@ -15,7 +16,11 @@ SYNTAX = (
     "`/schema-override revoke` withdraws the overrides; `/schema-review recheck` runs the review "
     "again; `/schema-review help` lists the commands.")
 UNKNOWN = "{word} is not a schema-review command."
-NO_REASON = "An override needs a reason of at least {minimum} characters, so the audit trail says why."
+NO_REASON = ("An override needs a reason of at least {minimum} characters, not counting spaces and "
+             "invisible ones, so the audit trail says why.")
+# Letters that render as nothing (Hangul fillers, the blank braille pattern): like zero-width
+# and other format characters, they would pad a reason the audit trail shows as empty.
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 NO_SCOPE = "Name at least one rule ID or file path before `--`."
 
 
@@ -70,6 +75,13 @@ def _override(rest: str, minimum: int) -> Command:
         if not scope:
             return Command(Kind.INVALID, problem=NO_SCOPE + " " + SYNTAX)
     reason = reason.strip()
-    if len(reason) < minimum:
+    if _visible_length(reason) < minimum:
         return Command(Kind.INVALID, problem=NO_REASON.format(minimum=minimum) + " " + SYNTAX)
     return Command(Kind.OVERRIDE, reason=reason, scope=scope)
+
+
+def _visible_length(reason: str) -> int:
+    """Characters a reader of the reason sees: no whitespace, control, format (zero-width, bidi),
+    private-use or unassigned character, no combining mark (it adds to another character)."""
+    return sum(1 for char in reason if not char.isspace() and char not in BLANK_LETTERS
+               and unicodedata.category(char)[0] not in "CMZ")

@@ -6,13 +6,15 @@ from rules import Finding, Side
 from bot.render.diff_lines import DiffSide
 from bot.render.fingerprint import marker
 from bot.render import example, explain
-from bot.render.escape import code, fenced, text
+from bot.render.escape import code, exact, fenced, text
 from bot.render.markdown import LANGUAGES, MAX_OUTPUT
 from bot.render.model import Comment, FileComment, FileReview, InlineComment
 
 HEADER = "**{label}** · {rule} · {element}"
 REMOVED_AT = "_The removed element was on line {line} of the base version._"
 MANUAL_FIX = "Replace lines {start}–{end} of the new version with:"
+# A suggestion applies its text to the file; text with control characters is shown escaped.
+NOT_APPLICABLE = "_Not offered as a suggestion: the lines hold control characters, shown as escapes._"
 TOO_LONG = "_The replacement is too long to show here; see the check run for details._"
 WHOLE_FILE = "the whole file"
 ELSEWHERE = "_Found at {where}, a file this one uses._"
@@ -85,8 +87,9 @@ def _fix(finding: Finding, *, file: FileReview, suggestion_block: bool) -> list[
         return [advice] if advice else []
     title = explain.FIX.format(title=text(fix.title))
     replacement = fix.replacement.removesuffix("\n")
-    if suggestion_block:
+    if suggestion_block and exact(replacement):
         # GitHub replaces the commented lines with the block; a final newline is implied.
         return [title + "\n" + fenced(replacement, "suggestion")]
     manual = MANUAL_FIX.format(start=fix.line_start, end=fix.line_end)
-    return [f"{title}. {manual}\n" + fenced(replacement, LANGUAGES[file.format])]
+    shown = [f"{title}. {manual}\n" + fenced(replacement, LANGUAGES[file.format])]
+    return shown + [NOT_APPLICABLE] if suggestion_block else shown

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from rules.visible import visible
+from rules.visible import controls_shown, visible
 
 BACKTICKS = re.compile(r"`+")
 # Characters that start inline markup on their own: code, emphasis, links and images, escapes.
@@ -33,10 +33,16 @@ COMMENT_OPEN = "<!--"
 COMMENT_OPEN_SAFE = "<!\u200b--"
 # A zero-width space after `@` keeps the text readable and never resolves to a user or team.
 MENTION, MENTION_SAFE = "@", "@\u200b"
+# `#12`, `owner/repo#12` and `GH-12` link to an issue or pull request and cross-reference it
+# from there (a notification in another repository); a zero-width space before the number,
+# like a mention's, keeps them text.
+ISSUE_REFERENCE = re.compile(r"(?i)(#|\bGH-)(?=\d)")
 # GFM turns bare `www.` and `scheme://` into links; a zero-width space keeps them text.
 AUTOLINK = re.compile(r"(?i)\b(www)\.|(\w)(://)")
 # The control characters str.split() breaks lines at: they become a space, the rest are shown.
 LINE_BREAKS = "\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\u2028\u2029"
+# A fence's lines stay lines; a tab is kept by rules/visible.py itself.
+FENCE_KEEPS = "\n"
 
 
 def one_line(value: object) -> str:
@@ -46,13 +52,15 @@ def one_line(value: object) -> str:
 
 
 def text(value: object) -> str:
-    """Prose on one line: no HTML, no markup, no mentions, no autolinks, no new block."""
+    """Prose on one line: no HTML, no markup, no mentions, no issue references, no autolinks, no
+    new block."""
     value = one_line(value)
     value = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     value = INLINE_MARKUP.sub(r"\\\1", value)
     value = AUTOLINK.sub(lambda m: f"{m.group(1)}\u200b." if m.group(1) else f"{m.group(2)}:\u200b//",
                          value)
     value = ORDERED_START.sub(r"\1\\\2", BLOCK_START.sub(r"\1\\\2", value))
+    value = ISSUE_REFERENCE.sub("\\1\u200b", value)
     return value.replace(MENTION, MENTION_SAFE)
 
 
@@ -88,12 +96,21 @@ def quote(value: object) -> str:
 def fenced(content: str, info: str = "") -> str:
     """A fenced block longer than any backtick run inside it (```` when the text has ```).
 
-    The content is kept byte for byte (GitHub applies a suggestion's text to the file); the
-    App reads the last marker of a body, which it writes after every fence.
+    Control and bidi characters are shown as escapes (rules/visible.py), as everywhere else: a
+    fence shows them raw, where an escape sequence or a reversed line deceives the reader. Other
+    content is kept byte for byte (GitHub applies a suggestion's text to the file: `exact`
+    says whether it can be). The App reads the last marker of a body, which it writes after
+    every fence.
     """
+    content = controls_shown(content, keep=FENCE_KEEPS)
     fence = "`" * max(3, max(map(len, BACKTICKS.findall(content)), default=0) + 1)
     body = content + "\n" if content else ""  # every line of content, even a last blank one
     return f"{fence}{info}\n{body}{fence}"
+
+
+def exact(content: str) -> bool:
+    """Whether `fenced` keeps the content byte for byte (it holds no control character)."""
+    return controls_shown(content, keep=FENCE_KEEPS) == content
 
 
 def plain(value: object, *, limit: int) -> str:
@@ -101,4 +118,4 @@ def plain(value: object, *, limit: int) -> str:
     return one_line(value)[:limit]
 
 
-__all__ = ["text", "code", "cell", "quote", "fenced", "plain", "one_line"]
+__all__ = ["text", "code", "cell", "quote", "fenced", "exact", "plain", "one_line"]

@@ -43,6 +43,29 @@ def test_other_comments_are_not_commands(body):
     assert parse(body) is None
 
 
+# Reasons whose characters a reader does not see: padding that met the length, an empty reason
+# on the audit trail.
+@pytest.mark.parametrize("reason", [
+    "\u200b" * 10,  # zero-width spaces
+    "\u200b \u200c \u200d \u2060 \ufeff " * 3,  # zero-width (non-)joiners, word joiner, BOM
+    "\u202e\u2066\u2069\u200e\u200f" * 3,  # bidi overrides, isolates and marks
+    "ok" + "\u0301" * 12,  # combining marks on two letters
+    "\u3164\u115f\u2800" * 4,  # Hangul fillers, the blank braille pattern
+    "\x01\x7f\x9f\ue000" * 3,  # controls, private use
+    "\u00a0\u3000\u2028" * 4,  # Unicode whitespace
+    "a b c d e f g h i",  # nine letters, however spaced
+])
+@pytest.mark.parametrize("scope", ["", "AVRO_X -- "])
+def test_invisible_characters_do_not_count_towards_the_reason(reason, scope):
+    command = parse(f"/schema-override {scope}{reason}")
+    assert command.kind is Kind.INVALID and "reason of at least 10" in command.problem
+
+
+@pytest.mark.parametrize("reason", ["a b c d e f g h i j", "移行済み、影響なしを確認", "café déjà vu!"])
+def test_visible_characters_in_any_script_count(reason):
+    assert parse(f"/schema-override {reason}").kind is Kind.OVERRIDE
+
+
 def test_minimum_reason_length_is_configurable():
     assert parse("/schema-override ok", min_reason_length=2).kind is Kind.OVERRIDE
     assert parse("/schema-override ok", min_reason_length=3).kind is Kind.INVALID

@@ -8,6 +8,7 @@ from bot.render.escape import fenced
 from bot.render.markdown import MAX_OUTPUT
 from bot.render.model import FileComment, FileReview, InlineComment
 from rules import Direction, Finding, Format, Mode, Severity, Side, Suggestion
+from tests.rules.test_output import RAW
 
 PATCH = """@@ -1,6 +1,8 @@
  {
@@ -69,6 +70,19 @@ def test_suggestion_across_hunks_is_shown_but_not_as_a_suggestion_block():
     assert isinstance(comment, InlineComment) and comment.line == 6 and comment.start_line is None
     assert "```suggestion" not in comment.body
     assert "Replace lines 8–23 of the new version with:\n```json\nx\n```" in comment.body
+
+
+@pytest.mark.parametrize("replacement, shown", [
+    ("x // \x1b[31mred\n", "x // \\x1b[31mred"),
+    ("y // \u202eevil\n", "y // \\u202eevil"),
+])
+def test_a_fix_with_control_characters_is_shown_escaped_not_offered_as_a_suggestion(replacement, shown):
+    # GitHub would apply a suggestion's text byte for byte: escaped, it would change the file.
+    fix = Suggestion(title="t", line_start=6, line_end=6, replacement=replacement)
+    comment = place(finding(suggestion=fix), file=review_of(), fingerprint="0" * 16)
+    assert isinstance(comment, InlineComment) and comment.line == 6
+    assert "```suggestion" not in comment.body and not RAW.findall(comment.body)
+    assert f"Replace lines 6–6 of the new version with:\n```json\n{shown}\n```" in comment.body
 
 
 def test_removed_element_is_commented_on_the_left():

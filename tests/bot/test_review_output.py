@@ -238,6 +238,9 @@ def hostile_repo(tmp_path_factory):
         proto = f"protos/p{index}.proto"
         base[proto] = PROTO.format(name=json.dumps(hostile)).replace("package p;", f"package p{index};")
         head[proto] = PROTO.format(name='"plain"').replace("package p;", f"package p{index};")
+    # A deleted field: the fix (reserve it) quotes the line before it, comment and all.
+    kept = 'syntax = "proto3";\npackage d;\nmessage M {\n  string id = 1; // \x1b[31mred \u202eevil\n'
+    base["protos/deleted.proto"], head["protos/deleted.proto"] = kept + "  string x = 2;\n}\n", kept + "}\n"
     return make_repo(root, base, head)
 
 
@@ -256,6 +259,7 @@ def test_no_schema_string_reaches_a_review_output_raw(capsys, hostile_repo, tmp_
     assert "PROTO_FIELD_JSON_NAME_CHANGED" in printed
     markdown = summary.read_text(encoding="utf-8")  # the Action's job summary
     assert "JSON name" in markdown and not RAW.findall(markdown), RAW.findall(markdown)
+    assert "// \\x1b[31mred \\u202eevil\n  reserved 2;" in markdown  # the fix, shown
 
 
 @pytest.mark.parametrize("hostile", [TITLE_AND_MASK, BIDI_AND_LEGACY])

@@ -10,6 +10,8 @@ TICKS = re.compile(r"`+")
 MARKER = re.compile(r"<!-- schema-review")
 # A mention GitHub would resolve: `@` directly followed by a login character.
 MENTION = re.compile(r"@[A-Za-z0-9]")
+# `#12`, `owner/repo#12`, `GH-12`: GitHub links them and cross-references the issue.
+ISSUE_REFERENCE = re.compile(r"(?i)#\d|\bGH-\d")
 HTML_TAG = re.compile(r"<[A-Za-z!/?]")
 
 
@@ -66,6 +68,8 @@ def problems(body: str, *, markers_at_end: int = 0) -> list[str]:
         found.append("raw HTML outside code")
     if MENTION.search(outside):
         found.append("a mention outside code")
+    if ISSUE_REFERENCE.search(outside):
+        found.append("an issue reference outside code")
     lines = body.rstrip().split("\n")
     own = lines[len(lines) - markers_at_end:] if markers_at_end else []
     rest = "\n".join(lines[:len(lines) - markers_at_end] if markers_at_end else lines)

@@ -24,7 +24,7 @@ from bot.queue.ledger import Ledger
 from bot.queue.maintenance import recover_orphans
 from bot.queue.runner import Interrupted, Runner
 from rules import (Mode, Options, OverBudget, Policy, SchemaError, Severity, Source, budget,
-                   check)
+                   check, limits)
 from tests.harness.flow import completed_run, settle
 from tests.harness.server import SECRET, app_env, gunicorn
 
@@ -147,6 +147,33 @@ def test_the_cli_does_not_hang_on_a_backtracking_pattern(tmp_path):
     assert done.returncode == 2, (done.returncode, done.stderr)
     assert b"could not be checked within 2 s of CPU (raise SCHEMA_REVIEW_FILE_BUDGET" in done.stderr
     assert time.monotonic() - started < 300
+
+
+# (file name, old text, new text): valid schemas the padding below is appended to.
+PADDED = [
+    ("t.avsc", '{"type":"record","name":"T","fields":[{"name":"x","type":"int"}]}',
+     '{"type":"record","name":"T","fields":[{"name":"x","type":"string"}]}'),
+    ("t.schema.json", '{"type":"object","properties":{"x":{"type":"integer"}}}',
+     '{"type":"object","properties":{"x":{"type":"string"}}}'),
+]
+
+
+@pytest.mark.parametrize("padding", [" ", "\r\n\t "], ids=["spaces", "mixed"])
+@pytest.mark.parametrize("name, old, new", PADDED, ids=[case[0] for case in PADDED])
+def test_a_valid_file_padded_to_a_megabyte_is_checked_within_the_clis_budget(tmp_path, name, old,
+                                                                              new, padding):
+    # Whitespace after the value is valid JSON; the line scan once rescanned it from every
+    # position (quadratic: a 100 KB file outran 20 s of CPU and was never reviewed).
+    (tmp_path / f"old.{name}").write_text(old)
+    (tmp_path / f"new.{name}").write_text(new + padding * (1024 * 1024 // len(padding)))
+    done = subprocess.run([sys.executable, "-m", "rules", "check", f"old.{name}", f"new.{name}"],
+                          cwd=tmp_path, capture_output=True, timeout=300,
+                          env={"PATH": "/usr/bin:/bin",
+                               "SCHEMA_REVIEW_FILE_BUDGET": str(limits.FILE_BUDGET_SECONDS),
+                               "PYTHONPATH": str(__import__("pathlib").Path(__file__).parents[2])})
+    # Reviewed: the type change is found at its line (exit 1), not refused as over budget (2).
+    assert done.returncode == 1, (done.returncode, done.stderr)
+    assert f"new.{name}:1: error".encode() in done.stdout, done.stdout
 
 
 # --- bounded retries -----------------------------------------------------------------------

@@ -28,6 +28,7 @@ HOSTILE = [
     "\\|tail\\",
     "<!-- schema-review:record eyJ.00 --> <details><summary>@evil</summary>",
     "www.evil.example and https://evil.example/@x [click](javascript:alert(1))",
+    "acme/other#5 closes #77 GH-12",
 ]
 
 
