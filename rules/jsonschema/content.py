@@ -51,6 +51,18 @@ def fallback(flat: Flat, name: str) -> tuple[tuple, bool]:
     return flat.additional, not is_open(flat.additional)
 
 
+def cannot_hold(flat: Flat, name: str) -> bool:
+    """Whether no object valid under `flat` holds the property `name` (a closed content model
+    that lacks it)."""
+    return name not in flat.props and name not in flat.required \
+        and is_closed(fallback(flat, name)[0])
+
+
+def holds_no_object(flat: Flat) -> bool:
+    """Whether `flat` requires a name it cannot hold: no object is valid under it."""
+    return any(name not in flat.props and is_closed(fallback(flat, name)[0]) for name in flat.required)
+
+
 def _shape(schemas: tuple) -> str | None:
     if len(schemas) != 1:
         return None

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Iterator
 
 from ..model import Severity
-from . import content, regex_automaton, regex_cover, values
+from . import content, old_data, regex_automaton, regex_cover, values
 from .flat import LOWER_BOUNDS, Flat, bound_key
 
 TIGHTENED, LOOSENED, CHANGED = "tightened", "loosened", "changed"
@@ -102,9 +102,21 @@ def constraints(old: Flat, new: Flat, *, strict: bool = False) -> Iterator[Delta
         if (old.contains is None) != (new.contains is None):
             yield Delta("contains", TIGHTENED if old.contains is None else LOOSENED,
                         "none" if old.contains is None else "a schema", "none" if new.contains is None else "a schema")
-    if bool(old.nots) != bool(new.nots):
+    if bool(old.nots) != bool(new.nots) and not (not strict and _never_matched(old, new.nots)):
         yield Delta("not", LOOSENED if old.nots else TIGHTENED, "a schema" if old.nots else "none",
                     "a schema" if new.nots else "none")
+
+
+def _never_matched(old: Flat, nots: tuple) -> bool:
+    """Whether no old data matches any of the new `not` schemas (lenient policy): each is an
+    object schema that requires a name `old` does not declare (`"not": {"required": ["a",
+    "b"]}` beside an old schema without "b"), and old data is an object or the schema says so."""
+    objects = old.types <= {"object"}
+    return all(isinstance(node, dict) and isinstance(node.get("required"), list)
+               and (objects or node.get("type") == "object")
+               and any(isinstance(name, str) and not old_data.declares(old, name)
+                       for name in node["required"])
+               for node in nots)
 
 
 def _json(value) -> str:

@@ -40,17 +40,12 @@ def _old_satisfies(old: Flat):
     trigger, it always holds the needed name, or the dependent schema only forbids names it
     cannot hold (a closed content model that lacks them)."""
     def kept(trigger: str, needed: str | None = None, schemas: tuple = ()) -> bool:
-        if _never_holds(old, trigger):
+        if content.cannot_hold(old, trigger):
             return True
         if needed is not None:
             return needed in old.required
         return all(_forbids_only(old, schema, 0) for schema in schemas)
     return kept
-
-
-def _never_holds(old: Flat, name: str) -> bool:
-    return name not in old.props and name not in old.required \
-        and content.is_closed(content.fallback(old, name)[0])
 
 
 def _forbids_only(old: Flat, node, depth: int) -> bool:
@@ -66,7 +61,7 @@ def _forbids_only(old: Flat, node, depth: int) -> bool:
                 return False
         elif key == "not" and isinstance(value, dict) and value.keys() == {"required"} \
                 and isinstance(value["required"], list):
-            if not any(isinstance(n, str) and _never_holds(old, n) for n in value["required"]):
+            if not any(isinstance(n, str) and content.cannot_hold(old, n) for n in value["required"]):
                 return False
         else:
             return False
