@@ -55,7 +55,7 @@ def judge(pair: dict, trees: Path) -> dict:
         # Both sources are tried, so the report shows how often the independent one agrees.
         found = {origin: next((c for c in candidates if confirmer.confirms(c)), None)
                  for origin, candidates in (("engine", ours),
-                                            ("generator", generated(old, new, finding.path)))}
+                                            ("generator", generated(old, new, finding.path, confirmer.mend)))}
         witness = found["engine"] if found["engine"] is not None else found["generator"]
         findings.append({"rule": finding.rule, "path": finding.path,
                          "engine": found["engine"] is not None,

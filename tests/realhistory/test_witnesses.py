@@ -47,6 +47,10 @@ CONFIRMATIONS = [
      {"$schema": "http://json-schema.org/draft-04/schema#",
       "properties": {"n": {"minimum": 0, "exclusiveMinimum": True}}},
      {"properties": {"n": {"minimum": 5}}}, {"n": 3}, True, True),
+    ("draft-07 ignores the keywords beside a $ref, in the closed check too",
+     {"$schema": "http://json-schema.org/draft-07/schema#", "$ref": "#/definitions/T",
+      "type": "object", "definitions": {"T": {"properties": {"a": {}}}}},
+     {"type": "object"}, "x", True, True),
     ("a remote reference is never fetched: not confirmed", {"properties": {"a": {}}},
      {"properties": {"a": {"$ref": "https://example.invalid/x.json"}}}, {"a": 1}, True, False),
 ]
@@ -81,13 +85,22 @@ REACHED = [
      {"properties": {"r": {"additionalProperties": {**RESOURCE, "oneOf": [
          RESOURCE["oneOf"][0], {**RESOURCE["oneOf"][1], "required": ["type", "image"]}]}}}},
      "$.r.*/oneOf[1].image"),
+    ("a start mended to meet a pattern and a bound", {
+        "required": ["icon", "size", "pages"],
+        "properties": {"icon": {"type": "string", "pattern": "\\.png$"}, "size": {"minimum": 46},
+                       "pages": {"type": "array", "items": {"required": ["layout"]}}}},
+     {"required": ["icon", "size", "pages"],
+      "properties": {"icon": {"type": "string", "pattern": "\\.png$"}, "size": {"minimum": 46},
+                     "pages": {"type": "array", "items": {"type": "object", "required": ["layout"]}}}},
+     "$.pages[]"),
 ]
 
 
 @pytest.mark.parametrize("old,new,path", [c[1:] for c in REACHED], ids=[c[0] for c in REACHED])
 def test_the_generator_reaches_the_break(old, new, path):
     confirmer = Confirmer(old, new, lenient=True)
-    assert any(confirmer.confirms(document) for document in generated(old, new, path))
+    assert any(confirmer.confirms(document)
+               for document in generated(old, new, path, confirmer.mend))
 
 
 def _pair(tmp_path, old, new):

@@ -24,7 +24,10 @@ import referencing
 from rules.examples.instances import EXTRA, ITEMS
 from rules.examples.jsonschema import _location
 
+from .repair import mended
+
 MAX_CANDIDATES = 400  # generated documents tried per finding
+MAX_MENDED = 12  # starts mended into valid OLD documents per finding
 MAX_DEPTH = 12  # nesting followed by the minimal-document builder
 PLAIN = ("x", "", 0, 1, -1, 1.5, True, False, None, [], {}, ["x"], ["x", "x"], [1], {"x": "x"},
          "x" * 300)
@@ -86,6 +89,8 @@ def closed(schema):
     out = copy.deepcopy(schema)
     if isinstance(out, dict) and out.get("$schema", "").find("draft-04") >= 0:
         _draft4_bounds(out)
+    if _ref_overrides(schema):
+        _ref_alone(out)
 
     def close(node, value_position: bool):
         if isinstance(node, list):
@@ -120,6 +125,34 @@ def closed(schema):
     return out
 
 
+# Before 2019-09 a `$ref` stands alone: the keywords beside it are ignored (these are kept,
+# they hold or name what references reach).
+REF_NEIGHBOURS = ("$ref", "definitions", "$defs", "$schema", "$id", "id")
+
+
+def _ref_overrides(schema) -> bool:
+    """Whether the schema's draft ignores the keywords beside a `$ref` (draft-07 and earlier,
+    the validator's default)."""
+    validator = jsonschema.validators.validator_for(schema, default=jsonschema.Draft7Validator)
+    return validator in (jsonschema.Draft3Validator, jsonschema.Draft4Validator,
+                         jsonschema.Draft6Validator, jsonschema.Draft7Validator)
+
+
+def _ref_alone(node) -> None:
+    """Every schema holding a `$ref` stripped of the keywords its draft ignores beside it."""
+    if isinstance(node, list):
+        for child in node:
+            _ref_alone(child)
+        return
+    if not isinstance(node, dict):
+        return
+    if isinstance(node.get("$ref"), str):
+        for key in [k for k in node if k not in REF_NEIGHBOURS]:
+            del node[key]
+    for child in node.values():
+        _ref_alone(child)
+
+
 def _draft4_bounds(node) -> None:
     """draft-04's boolean `exclusiveMinimum`/`exclusiveMaximum` in 2019-09's numeric form."""
     if isinstance(node, list):
@@ -142,6 +175,15 @@ class Confirmer:
     def __init__(self, old, new, *, lenient: bool):
         self.old, self.new = _validator(old), _validator(new)
         self.closed = _validator(closed(old), jsonschema.Draft201909Validator) if lenient else None
+        self._old_root = old
+
+    def mend(self, document):
+        """`document` rewritten until OLD (closed, under lenient) accepts it, or None."""
+        def build(schema):
+            return minimal(self._old_root, schema)
+        for validator in filter(None, (self.closed, self.old)):
+            document = mended(validator, document, build) if document is not None else None
+        return document
 
     def confirms(self, instance) -> bool:
         if _valid(self.old, instance) is not True or _valid(self.new, instance) is not False:
@@ -311,8 +353,10 @@ def _inside(path: str) -> tuple:
     return ()
 
 
-def generated(old, new, path: str):
-    """Candidates from the finding's path alone: at most MAX_CANDIDATES documents."""
+def generated(old, new, path: str, mend=None):
+    """Candidates from the finding's path alone: at most MAX_CANDIDATES documents. With
+    `mend` (Confirmer.mend), each start is also tried mended into a valid OLD document, and
+    the values are put into the mended starts first."""
     base = minimal(old, old)
     location = _location(path)
     values = [_REMOVE, *pool(old, new)]
@@ -326,6 +370,11 @@ def generated(old, new, path: str):
         starts += [(start, extra) for start in _branch_documents(old, base, where, extra)]
     deeper = location + _inside(path)
     yield from (start for start, _extra in starts)  # few, and each a likely witness alone
+    if mend is not None:
+        fixed = [(mend(start), extra) for start, extra in starts[:MAX_MENDED]]
+        fixed = [(start, extra) for start, extra in fixed if start is not None]
+        yield from (start for start, _extra in fixed)
+        starts = fixed + starts
     count = len(starts)
     for start, extra in starts:
         for prefix in range(len(deeper), -1, -1):
