@@ -85,6 +85,15 @@ REACHED = [
      {"properties": {"r": {"additionalProperties": {**RESOURCE, "oneOf": [
          RESOURCE["oneOf"][0], {**RESOURCE["oneOf"][1], "required": ["type", "image"]}]}}}},
      "$.r.*/oneOf[1].image"),
+    ("unique items of an enum", {"properties": {"o": {"properties": {"lib": {
+        "type": "array", "items": {"enum": ["ES5", "ES6"]}}}}}},
+     {"properties": {"o": {"properties": {"lib": {
+         "type": "array", "uniqueItems": True, "items": {"enum": ["ES5", "ES6"]}}}}}},
+     "$.o.lib/uniqueItems"),
+    ("renamed: old data holds the old name",
+     {"properties": {"c": {"additionalProperties": False, "properties": {"titleLink": {"type": "string"}}}}},
+     {"properties": {"c": {"additionalProperties": False, "properties": {"title_link": {"type": "string"}}}}},
+     "$.c.title_link"),
     ("a start mended to meet a pattern and a bound", {
         "required": ["icon", "size", "pages"],
         "properties": {"icon": {"type": "string", "pattern": "\\.png$"}, "size": {"minimum": 46},

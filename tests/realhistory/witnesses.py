@@ -18,8 +18,11 @@ from __future__ import annotations
 import copy
 import json
 
+from urllib.parse import urljoin
+
 import jsonschema
 import referencing
+import referencing.jsonschema
 
 from rules.examples.instances import EXTRA, ITEMS
 from rules.examples.jsonschema import _location
@@ -27,7 +30,9 @@ from rules.examples.jsonschema import _location
 from .repair import mended
 
 MAX_CANDIDATES = 400  # generated documents tried per finding
-MAX_MENDED = 12  # starts mended into valid OLD documents per finding
+MAX_GONE_VALUES = 12  # values tried for each property NEW no longer declares
+MAX_MENDED = 12
+MAX_MENDED_CANDIDATES = 40  # documents with a value at the finding's place, mended  # starts mended into valid OLD documents per finding
 MAX_DEPTH = 12  # nesting followed by the minimal-document builder
 PLAIN = ("x", "", 0, 1, -1, 1.5, True, False, None, [], {}, ["x"], ["x", "x"], [1], {"x": "x"},
          "x" * 300)
@@ -40,10 +45,42 @@ IN_PLACE_ONE = ("if", "then", "else")
 VALUE_ONE = ("additionalProperties", "items", "additionalItems", "contains", "unevaluatedItems")
 
 
-def _validator(schema, cls=None):
+def _validator(schema, cls=None, files=None):
     cls = cls or jsonschema.validators.validator_for(schema, default=jsonschema.Draft7Validator)
-    # An empty registry: a `$ref` to another document is unresolvable, never fetched.
-    return cls(schema, registry=referencing.Registry())
+    # Only the given files: a `$ref` to any other document is unresolvable, never fetched.
+    return cls(schema, registry=registry(schema, files or {}))
+
+
+def registry(schema, files: dict) -> referencing.Registry:
+    """The sibling files (name -> schema) that the `$ref`s of `schema` and of those files
+    name by their last segment, each under the URI it is named by (as written, and resolved
+    against the schema's `$id`), as the engine finds them in a checkout."""
+    base = schema.get("$id") or schema.get("id") or "" if isinstance(schema, dict) else ""
+    named: list = []
+    _refs([schema, *files.values()], named)
+    resources = []
+    for ref in named:
+        uri = ref.split("#", 1)[0]
+        contents = files.get(uri.rsplit("/", 1)[-1]) if uri else None
+        if contents is None:
+            continue
+        dialect = contents.get("$schema") if isinstance(contents, dict) else None
+        spec = referencing.jsonschema.specification_with(
+            dialect or "", default=referencing.jsonschema.DRAFT7)
+        resource = spec.create_resource(contents)
+        resources += [(each, resource) for each in {uri, urljoin(base, uri)} if isinstance(base, str)]
+    return referencing.Registry().with_resources(resources)
+
+
+def _refs(node, out: list) -> None:
+    if isinstance(node, dict):
+        if isinstance(node.get("$ref"), str):
+            out.append(node["$ref"])
+        for child in node.values():
+            _refs(child, out)
+    elif isinstance(node, list):
+        for child in node:
+            _refs(child, out)
 
 
 def _valid(validator, instance) -> bool | None:
@@ -172,9 +209,12 @@ def _draft4_bounds(node) -> None:
 class Confirmer:
     """Whether a document shows a backward break between two schemas, by the library alone."""
 
-    def __init__(self, old, new, *, lenient: bool):
-        self.old, self.new = _validator(old), _validator(new)
-        self.closed = _validator(closed(old), jsonschema.Draft201909Validator) if lenient else None
+    def __init__(self, old, new, *, lenient: bool, old_files=None, new_files=None):
+        """`old_files`/`new_files`: the files beside each side (name -> schema) its `$ref`s
+        may name."""
+        self.old, self.new = _validator(old, files=old_files), _validator(new, files=new_files)
+        self.closed = _validator(closed(old), jsonschema.Draft201909Validator,
+                                 files=old_files) if lenient else None
         self._old_root = old
 
     def mend(self, document):
@@ -210,13 +250,32 @@ def pool(old, new) -> list:
     """Distinct values both schemas mention, then plain ones."""
     found: list = []
     _mentioned([old, new], found)
+    return _distinct([*found, *PLAIN])
+
+
+def _distinct(values: list) -> list:
     seen, out = set(), []
-    for value in [*found, *PLAIN]:
+    for value in values:
         key = json.dumps(value, sort_keys=True)
         if key not in seen:
             seen.add(key)
             out.append(value)
     return out
+
+
+def _local(old, new, location: tuple) -> list:
+    """Values for the place itself, tried before the whole pool: what either side's schema
+    there mentions, and an array of two equal items (`uniqueItems`) of OLD's item schema."""
+    found: list = []
+    for root in (old, new):
+        node = _at(root, root, location)
+        if isinstance(node, dict):
+            _mentioned({k: v for k, v in node.items() if k not in DEFINITIONS}, found)
+    node = _at(old, old, location)
+    if isinstance(node, dict) and isinstance(node.get("items"), dict):
+        item = minimal(old, node["items"])
+        found.append([item, item])
+    return found
 
 
 def _flatten(root, node: dict, depth: int) -> dict:
@@ -353,13 +412,27 @@ def _inside(path: str) -> tuple:
     return ()
 
 
+def _gone(old, new, location: tuple) -> list:
+    """(location, OLD's schema) of each property that OLD declares beside the location's
+    last property and NEW does not."""
+    if not location or location[-1] in (ITEMS, EXTRA) or location[-1][0] != "prop":
+        return []
+    was, now = _at(old, old, location[:-1]), _at(new, new, location[:-1])
+    if not isinstance(was, dict) or not isinstance(now, dict):
+        return []
+    before = was.get("properties") if isinstance(was.get("properties"), dict) else {}
+    after = now.get("properties") if isinstance(now.get("properties"), dict) else {}
+    return [(location[:-1] + (("prop", name),), schema)
+            for name, schema in before.items() if name not in after]
+
+
 def generated(old, new, path: str, mend=None):
     """Candidates from the finding's path alone: at most MAX_CANDIDATES documents. With
     `mend` (Confirmer.mend), each start is also tried mended into a valid OLD document, and
     the values are put into the mended starts first."""
     base = minimal(old, old)
     location = _location(path)
-    values = [_REMOVE, *pool(old, new)]
+    values = [_REMOVE, *_distinct([*_local(old, new, location + _inside(path)), *pool(old, new)])]
     starts = [(base, EXTRA_NAMES[0])]
     starts += [(minimal(old, {**old, "oneOf": [branch]}), EXTRA_NAMES[0]) for key in ("oneOf", "anyOf")
                for branch in (old.get(key) or [])[1:] if isinstance(old, dict)]
@@ -376,13 +449,29 @@ def generated(old, new, path: str, mend=None):
         yield from (start for start, _extra in fixed)
         starts = fixed + starts
     count = len(starts)
+    for start, extra in starts[:MAX_MENDED]:  # a renamed property: old data holds the old name
+        for place, schema in _gone(old, new, location):
+            for value in [minimal(old, schema), *values[1:MAX_GONE_VALUES]]:
+                document = _put(start, place, value, extra)
+                if document is not None:
+                    yield document
+                    count += 1
+    mended_left = MAX_MENDED_CANDIDATES if mend is not None else 0
     for start, extra in starts:
         for prefix in range(len(deeper), -1, -1):
             for value in values:
                 document = _put(start, deeper[:prefix], value, extra) if prefix else (
                     None if value is _REMOVE else value)
-                if document is not None:
-                    yield document
-                    count += 1
-                    if count >= MAX_CANDIDATES:
-                        return
+                if document is None:
+                    continue
+                yield document
+                count += 1
+                if mended_left and prefix == len(deeper) and value is not _REMOVE:
+                    # The value at the place, with what OLD then refuses around it mended
+                    # (["x", "x"] where an enum wants ["es5", "es5"]).
+                    mended_left -= 1
+                    again = mend(document)
+                    if again is not None and again != document:
+                        yield again
+                if count >= MAX_CANDIDATES:
+                    return
