@@ -18,6 +18,10 @@ OBJECT_ONLY = frozenset({"required", "properties", "additionalProperties", "patt
                          "dependencies", "dependentRequired", "dependentSchemas", "minProperties",
                          "maxProperties", "propertyNames", "unevaluatedProperties"})
 OBJECT = frozenset({"object"})
+# Keywords that every empty object meets (with `required` and `minProperties` empty).
+EMPTY_OBJECT_KEYWORDS = frozenset({"type", "properties", "additionalProperties", "patternProperties",
+                                   "propertyNames", "maxProperties", "dependencies", "dependentRequired",
+                                   "dependentSchemas", "unevaluatedProperties", "required", "minProperties"})
 
 
 def excluded(flat: Flat):
@@ -44,8 +48,34 @@ def cannot_match(ctx, old: Flat, new: Flat) -> bool:
             return True
     if not ctx.strict and any(not declares(old, name) for name in new.required):
         return True  # `new` demands a name such data never holds
+    if not ctx.strict and _holds_only_refused(ctx, old, new):
+        return True
     return any(_discriminated(old, new, name) or _discriminated(new, old, name)
                for name in old.required.keys() | new.required.keys())
+
+
+def _holds_only_refused(ctx, old: Flat, new: Flat) -> bool:
+    """Such data is an object holding at least one property, every name it may hold is one
+    `new` closes out: it requires one, or the empty object matched a sibling it failed."""
+    held = names(old)
+    if not held or not old.types <= OBJECT or not all(content.cannot_hold(new, n) for n in held):
+        return False
+    return bool(old.required) or any(_accepts_empty_object(ctx, gone) for gone in excluded(old))
+
+
+def _accepts_empty_object(ctx, raw: object) -> bool:
+    """Whether the raw alternative surely accepts `{}` (only object keywords `{}` meets)."""
+    try:
+        node = ctx.old.refs.resolve(raw)
+    except SchemaError:
+        return False
+    if node is True or node == {}:
+        return True
+    if not isinstance(node, dict) or node.get("required") or node.get("minProperties"):
+        return False
+    kind = node.get("type", "object")
+    return (kind == "object" or (isinstance(kind, list) and "object" in kind)) \
+        and node.keys() <= EMPTY_OBJECT_KEYWORDS | ANNOTATIONS
 
 
 def _objects_only(ctx, raw: object) -> bool:
