@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..model import Direction, SchemaError
-from . import content, untouched, values
+from . import content, regex_automaton, untouched, values
 from .flat import Flat
 from .keywords import ANNOTATIONS
 
@@ -18,6 +18,8 @@ OBJECT_ONLY = frozenset({"required", "properties", "additionalProperties", "patt
                          "dependencies", "dependentRequired", "dependentSchemas", "minProperties",
                          "maxProperties", "propertyNames", "unevaluatedProperties"})
 OBJECT = frozenset({"object"})
+# A pattern no string matches: `escape(both, NOTHING)` looks for a string both patterns match.
+NOTHING = frozenset({"[^\\s\\S]"})
 # Keywords that every empty object meets (with `required` and `minProperties` empty).
 EMPTY_OBJECT_KEYWORDS = frozenset({"type", "properties", "additionalProperties", "patternProperties",
                                    "propertyNames", "maxProperties", "dependencies", "dependentRequired",
@@ -51,6 +53,7 @@ def cannot_match(ctx, old: Flat, new: Flat) -> bool:
     if not ctx.strict and _holds_only_refused(ctx, old, new):
         return True
     return any(_discriminated(old, new, name) or _discriminated(new, old, name)
+               or _different_literals(ctx, old, new, name)
                for name in old.required.keys() | new.required.keys())
 
 
@@ -113,6 +116,29 @@ def _discriminated(a: Flat, b: Flat, name: str) -> bool:
         if isinstance(schema, dict) and isinstance(schema.get("not"), dict):
             refused |= content.literals((schema["not"],)) or set()
     return allowed <= refused
+
+
+def _different_literals(ctx, old: Flat, new: Flat, name: str) -> bool:
+    """`name` is required on one side and each side allows it only values the other does
+    not (`"version": {"$ref": ".../v2"}` holding `"const": "2.0.0"` against `"2.1.0"`, or
+    strings of `"pattern": "^2.0.0$"` against `"^2.1.0$"`)."""
+    schemas = [tuple(_resolved(side, s) for s in flat.props.get(name, ()))
+               for side, flat in ((ctx.old, old), (ctx.new, new))]
+    allowed = [content.literals(each) for each in schemas]
+    if None not in allowed:
+        return not allowed[0] & allowed[1]
+    patterns = [[s["pattern"] for s in each if isinstance(s, dict) and isinstance(s.get("pattern"), str)]
+                for each in schemas]
+    strings = any(isinstance(s, dict) and s.get("type") == "string" for each in schemas for s in each)
+    return strings and all(len(each) == 1 for each in patterns) and regex_automaton.escape(
+        frozenset({patterns[0][0], patterns[1][0]}), NOTHING).contained
+
+
+def _resolved(side, raw: object) -> object:
+    try:
+        return side.refs.resolve(raw)
+    except SchemaError:
+        return None
 
 
 def rejected_elsewhere(ctx, old: Flat, siblings: tuple, name: str) -> bool:
