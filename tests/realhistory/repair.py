@@ -2,7 +2,7 @@
 
 The witness generator's minimal documents ignore most constraints (patterns, bounds, the
 alternative that matches); a real schema then refuses them for reasons that have nothing to
-do with the finding. Each round takes the validator's first error and rewrites the value it
+do with the finding. Each round takes the validator's most relevant error and rewrites the value it
 points at the way that error asks (a sample of the pattern, the first enum value, the missing
 required names, ...). The library stays the only judge: a mended document is still a candidate.
 """
@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import copy
 import re
+
+from jsonschema.exceptions import best_match
 
 from rules.jsonschema import regex_cover
 
@@ -24,7 +26,10 @@ def mended(validator, document, build, rounds: int = ROUNDS):
     attempts: dict = {}
     for _ in range(rounds):
         try:
-            error = next(iter(validator.iter_errors(out)), None)
+            errors = list(validator.iter_errors(out))
+            # A value that fails its schema leaves its name "unevaluated" above it: mend the
+            # value first. The most relevant error: in an anyOf/oneOf, the nearest alternative.
+            error = best_match([e for e in errors if e.validator != "unevaluatedProperties"] or errors)
         except Exception:  # noqa: BLE001 - the library cannot evaluate the schema
             return None
         if error is None:
@@ -67,7 +72,7 @@ def _fixed(error, build):
         if kind == "maxItems":
             return instance[:want]
         items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
-        return instance + [build(items) for _ in range(want - len(instance))]
+        return instance + _fresh(instance, build(items), want - len(instance))
     if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum") \
             and isinstance(want, (int, float)) and not isinstance(want, bool):
         step = {"exclusiveMinimum": 1, "exclusiveMaximum": -1}.get(kind, 0)
@@ -78,10 +83,23 @@ def _fixed(error, build):
     if kind == "propertyNames" and isinstance(instance, dict):
         return {}
     if kind == "uniqueItems" and isinstance(instance, list):
-        return instance[:1]
+        kept = [v for i, v in enumerate(instance) if v not in instance[:i]]
+        return kept + _fresh(kept, kept[0] if kept else build({}), len(instance) - len(kept))
     if kind in ("oneOf", "anyOf") and isinstance(want, list) and want:
         return build({k: v for k, v in schema.items() if k not in ("oneOf", "anyOf")} | {kind: want[:1]})
     return build(schema)
+
+
+def _fresh(present: list, like, count: int) -> list:
+    """`count` values not among `present`: `like` first, then strings or numbers beside it
+    (an array's `minItems` with `uniqueItems`; the validator mends what they break)."""
+    out, number = [], 0
+    while len(out) < count and number < count + len(present) + 2:
+        value = like if number == 0 else (f"x{number}" if not isinstance(like, (int, float)) else number)
+        number += 1
+        if value not in present and value not in out:
+            out.append(value)
+    return out
 
 
 def _other(error, build, attempt: int):

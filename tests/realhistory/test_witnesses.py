@@ -90,6 +90,16 @@ REACHED = [
      {"properties": {"o": {"properties": {"lib": {
          "type": "array", "uniqueItems": True, "items": {"enum": ["ES5", "ES6"]}}}}}},
      "$.o.lib/uniqueItems"),
+    ("two unique items, mended inside the alternative that came closest",
+     {"definitions": {"core": {"properties": {"m": {"type": "string"}}}},
+      "properties": {"r": {"oneOf": [{"type": "null"}, {
+          "type": "array", "minItems": 2, "maxItems": 2, "uniqueItems": True,
+          "items": {"anyOf": [{"type": "string", "enum": ["always"]}, {"$ref": "#/definitions/core"}]}}]}}},
+     {"definitions": {"core": {"type": "object", "properties": {"m": {"type": "string"}}}},
+      "properties": {"r": {"oneOf": [{"type": "null"}, {
+          "type": "array", "minItems": 2, "maxItems": 2, "uniqueItems": True,
+          "items": {"anyOf": [{"type": "string", "enum": ["always"]}, {"$ref": "#/definitions/core"}]}}]}}},
+     "$.r/oneOf[1][]/anyOf[0]"),
     ("renamed: old data holds the old name",
      {"properties": {"c": {"additionalProperties": False, "properties": {"titleLink": {"type": "string"}}}}},
      {"properties": {"c": {"additionalProperties": False, "properties": {"title_link": {"type": "string"}}}}},
