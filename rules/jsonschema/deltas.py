@@ -88,7 +88,8 @@ def constraints(old: Flat, new: Flat, *, strict: bool = False) -> Iterator[Delta
         return  # nothing was valid: no constraint can reject old data, the type rules say the rest
     for keyword, kind in COUNT_KIND.items():
         if old.has(kind) and new.has(kind):
-            yield from _count(keyword, old.counts.get(keyword), new.counts.get(keyword))
+            yield from (delta for delta in _count(keyword, old.counts.get(keyword), new.counts.get(keyword))
+                        if strict or not _length_implied(delta, old))
     if old.has("number") and new.has("number"):
         yield from _bound(old.lower, new.lower, lower=True)
         yield from _bound(old.upper, new.upper, lower=False)
@@ -134,6 +135,16 @@ def _count(keyword: str, old, new) -> Iterator[Delta]:
     else:
         tighter = new > old if lower else new < old
     yield Delta(keyword, TIGHTENED if tighter else LOOSENED, _json(old), _json(new))
+
+
+def _length_implied(delta: Delta, old: Flat) -> bool:
+    """Whether a tighter string length is one the old patterns already imposed (`minLength: 1`
+    beside `"pattern": "^[^\\s]+$"`): every string they match has that length (lenient)."""
+    if delta.change != TIGHTENED or delta.keyword not in ("minLength", "maxLength") or not old.patterns:
+        return False
+    bound = int(delta.new)
+    length = f"^[\\s\\S]{{{bound},}}$" if delta.keyword == "minLength" else f"^[\\s\\S]{{0,{bound}}}$"
+    return regex_automaton.escape(frozenset(old.patterns), frozenset({length})).contained
 
 
 def _bound(old: tuple | None, new: tuple | None, *, lower: bool) -> Iterator[Delta]:

@@ -412,6 +412,27 @@ def _inside(path: str) -> tuple:
     return ()
 
 
+def _pattern_steps(old, new, path: str) -> str:
+    """`…/patternProperties/<regex>…` written as a map's entry (`….*…`), for the regexes
+    either schema declares: the entry then gets a name from EXTRA_NAMES."""
+    keys: list = []
+    _pattern_keys([old, new], keys)
+    for key in sorted(set(keys), key=len, reverse=True):
+        path = path.replace(f"/patternProperties/{key}", ".*")
+    return path
+
+
+def _pattern_keys(node, out: list) -> None:
+    if isinstance(node, dict):
+        if isinstance(node.get("patternProperties"), dict):
+            out.extend(node["patternProperties"])
+        for child in node.values():
+            _pattern_keys(child, out)
+    elif isinstance(node, list):
+        for child in node:
+            _pattern_keys(child, out)
+
+
 def _gone(old, new, location: tuple) -> list:
     """(location, OLD's schema) of each property that OLD declares beside the location's
     last property and NEW does not."""
@@ -431,6 +452,7 @@ def generated(old, new, path: str, mend=None):
     `mend` (Confirmer.mend), each start is also tried mended into a valid OLD document, and
     the values are put into the mended starts first."""
     base = minimal(old, old)
+    path = _pattern_steps(old, new, path)
     location = _location(path)
     values = [_REMOVE, *_distinct([*_local(old, new, location + _inside(path)), *pool(old, new)])]
     starts = [(base, EXTRA_NAMES[0])]
