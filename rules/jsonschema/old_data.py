@@ -43,11 +43,8 @@ def cannot_match(ctx, old: Flat, new: Flat) -> bool:
         if old_keyword == "oneOf" and index != matched and index < len(old_options) \
                 and Direction.FORWARD not in ctx.breaks((old_options[index],), (new_options[index],)):
             return True  # ... or one that accepts nothing more than an alternative it failed
-    if any(_objects_only(ctx, gone) for gone in failed):
-        # Every value but an object matches that alternative, so such data is an object.
-        old = dataclasses.replace(old, types=values.meet(old.types, OBJECT)).finish()
-        if not content.may_overlap(old, new):
-            return True
+    if as_matched(ctx, old) is not old and not content.may_overlap(as_matched(ctx, old), new):
+        return True
     if not ctx.strict and any(not declares(old, name) for name in new.required):
         return True  # `new` demands a name such data never holds
     if not ctx.strict and _holds_only_refused(ctx, old, new):
@@ -79,6 +76,17 @@ def _accepts_empty_object(ctx, raw: object) -> bool:
     kind = node.get("type", "object")
     return (kind == "object" or (isinstance(kind, list) and "object" in kind)) \
         and node.keys() <= EMPTY_OBJECT_KEYWORDS | ANNOTATIONS
+
+
+def as_matched(ctx, flat: Flat) -> Flat:
+    """`flat` as old data that matched it alone can be: an object when a sibling of its oneOf
+    says only object keywords (every other value matches that sibling too, and fails)."""
+    if flat.types <= OBJECT or not any(_objects_only(ctx, gone) for gone in excluded(flat)):
+        return flat
+    key = ("as_matched", flat.identity)
+    if key not in ctx.memo:
+        ctx.memo[key] = (flat, dataclasses.replace(flat, types=values.meet(flat.types, OBJECT)).finish())
+    return ctx.memo[key][1]
 
 
 def _objects_only(ctx, raw: object) -> bool:

@@ -236,6 +236,8 @@ def alternatives(ctx, olds: list[Flat], news: list[Flat], path: str, seen: set, 
     for direction, sources, targets in ((Direction.BACKWARD, olds, news),
                                         (Direction.FORWARD, news, olds)):
         for whole in sources:
+            if direction is Direction.BACKWARD:
+                whole = old_data.as_matched(ctx, whole)
             for source in _parts(ctx, direction, whole, targets):
                 if _fits(ctx, direction, source, targets):
                     continue

@@ -100,6 +100,12 @@ REACHED = [
           "type": "array", "minItems": 2, "maxItems": 2, "uniqueItems": True,
           "items": {"anyOf": [{"type": "string", "enum": ["always"]}, {"$ref": "#/definitions/core"}]}}]}}},
      "$.r/oneOf[1][]/anyOf[0]"),
+    ("a place behind two alternatives",
+     {"anyOf": [{"required": ["d"], "properties": {"d": {"anyOf": [
+         {"properties": {"r": {"properties": {"l": {"type": "string"}}}}}]}}}]},
+     {"anyOf": [{"required": ["d"], "properties": {"d": {"anyOf": [
+         {"properties": {"r": {"properties": {"l": {"type": "integer"}}}}}]}}}]},
+     "$/anyOf[0].d/anyOf[0].r.l"),
     ("renamed: old data holds the old name",
      {"properties": {"c": {"additionalProperties": False, "properties": {"titleLink": {"type": "string"}}}}},
      {"properties": {"c": {"additionalProperties": False, "properties": {"title_link": {"type": "string"}}}}},

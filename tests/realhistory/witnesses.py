@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 
 from urllib.parse import urljoin
 
@@ -38,6 +39,8 @@ PLAIN = ("x", "", 0, 1, -1, 1.5, True, False, None, [], {}, ["x"], ["x", "x"], [
          "x" * 300)
 # Names tried for a map's entry: a `propertyNames` pattern often wants dots or digits.
 EXTRA_NAMES = ("x-extra", "a.b", "a", "0")
+# The alternatives a finding's path passes through: the data's place without them.
+ALTERNATIVE = re.compile(r"/(?:oneOf|anyOf|allOf)\[\d+\]")
 VALUE_POSITIONS = ("properties", "patternProperties", "dependentSchemas")
 DEFINITIONS = ("definitions", "$defs")  # a definition may be an allOf branch: not closed itself
 IN_PLACE = ("allOf", "anyOf", "oneOf")
@@ -454,7 +457,9 @@ def generated(old, new, path: str, mend=None):
     base = minimal(old, old)
     path = _pattern_steps(old, new, path)
     location = _location(path)
-    values = [_REMOVE, *_distinct([*_local(old, new, location + _inside(path)), *pool(old, new)])]
+    # The finding's own place, through the alternatives its path names.
+    deeper = max(location + _inside(path), _location(ALTERNATIVE.sub("", path)), key=len)
+    values = [_REMOVE, *_distinct([*_local(old, new, deeper), *pool(old, new)])]
     starts = [(base, EXTRA_NAMES[0])]
     starts += [(minimal(old, {**old, "oneOf": [branch]}), EXTRA_NAMES[0]) for key in ("oneOf", "anyOf")
                for branch in (old.get(key) or [])[1:] if isinstance(old, dict)]
@@ -463,7 +468,6 @@ def generated(old, new, path: str, mend=None):
                   if isinstance(_at(old, old, location[:n]), dict)), ())
     for extra in EXTRA_NAMES if EXTRA in where else EXTRA_NAMES[:1]:
         starts += [(start, extra) for start in _branch_documents(old, base, where, extra)]
-    deeper = location + _inside(path)
     yield from (start for start, _extra in starts)  # few, and each a likely witness alone
     if mend is not None:
         fixed = [(mend(start), extra) for start, extra in starts[:MAX_MENDED]]
