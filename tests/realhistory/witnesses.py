@@ -459,7 +459,8 @@ def generated(old, new, path: str, mend=None):
     location = _location(path)
     # The finding's own place, through the alternatives its path names.
     deeper = max(location + _inside(path), _location(ALTERNATIVE.sub("", path)), key=len)
-    values = [_REMOVE, *_distinct([*_local(old, new, deeper), *pool(old, new)])]
+    # The place's own values, then plain ones (a type probe), then all the schemas mention.
+    values = [_REMOVE, *_distinct([*_local(old, new, deeper), *PLAIN, *pool(old, new)])]
     starts = [(base, EXTRA_NAMES[0])]
     starts += [(minimal(old, {**old, "oneOf": [branch]}), EXTRA_NAMES[0]) for key in ("oneOf", "anyOf")
                for branch in (old.get(key) or [])[1:] if isinstance(old, dict)]
@@ -483,9 +484,9 @@ def generated(old, new, path: str, mend=None):
                     yield document
                     count += 1
     mended_left = MAX_MENDED_CANDIDATES if mend is not None else 0
-    for start, extra in starts:
-        for prefix in range(len(deeper), -1, -1):
-            for value in values:
+    for prefix in range(len(deeper), -1, -1):  # each value in every start, the deepest place first
+        for value in values:
+            for start, extra in starts:
                 document = _put(start, deeper[:prefix], value, extra) if prefix else (
                     None if value is _REMOVE else value)
                 if document is None:
