@@ -106,6 +106,10 @@ REACHED = [
      {"anyOf": [{"required": ["d"], "properties": {"d": {"anyOf": [
          {"properties": {"r": {"properties": {"l": {"type": "integer"}}}}}]}}}]},
      "$/anyOf[0].d/anyOf[0].r.l"),
+    ("an empty name a propertyNames pattern now refuses",
+     {"properties": {"t": {"additionalProperties": {"type": "object"}}}},
+     {"properties": {"t": {"additionalProperties": {"type": "object"}, "propertyNames": {"pattern": "^\\w"}}}},
+     "$.t/propertyNames/pattern"),
     ("renamed: old data holds the old name",
      {"properties": {"c": {"additionalProperties": False, "properties": {"titleLink": {"type": "string"}}}}},
      {"properties": {"c": {"additionalProperties": False, "properties": {"title_link": {"type": "string"}}}}},

@@ -32,11 +32,11 @@ from .repair import mended
 
 MAX_CANDIDATES = 400  # generated documents tried per finding
 MAX_GONE_VALUES = 12  # values tried for each property NEW no longer declares
-MAX_MENDED = 12
-MAX_MENDED_CANDIDATES = 40  # documents with a value at the finding's place, mended  # starts mended into valid OLD documents per finding
+MAX_MENDED = 12  # starts mended into valid OLD documents per finding
+MAX_MENDED_CANDIDATES = 80  # documents with a value at the finding's place, mended
 MAX_DEPTH = 12  # nesting followed by the minimal-document builder
 PLAIN = ("x", "", 0, 1, -1, 1.5, True, False, None, [], {}, ["x"], ["x", "x"], [1], {"x": "x"},
-         "x" * 300)
+         {"": "x"}, "x" * 300)
 # Names tried for a map's entry: a `propertyNames` pattern often wants dots or digits.
 EXTRA_NAMES = ("x-extra", "a.b", "a", "0")
 # The alternatives a finding's path passes through: the data's place without them.
