@@ -98,13 +98,18 @@ def _likeness(old: str, new: str) -> tuple:
 
 
 def literals(schemas: tuple) -> set | None:
-    """The values a `const` or `enum` among `schemas` allows, or None when none says."""
+    """The values the `const`s and `enum`s among `schemas` all allow (all must hold), or None
+    when none says."""
+    allowed = None
     for schema in schemas:
         if isinstance(schema, dict) and "const" in schema:
-            return {values.canon(schema["const"])}
-        if isinstance(schema, dict) and isinstance(schema.get("enum"), list):
-            return {values.canon(v) for v in schema["enum"]}
-    return None
+            these = {values.canon(schema["const"])}
+        elif isinstance(schema, dict) and isinstance(schema.get("enum"), list):
+            these = {values.canon(v) for v in schema["enum"]}
+        else:
+            continue
+        allowed = these if allowed is None else allowed & these
+    return allowed
 
 
 def may_overlap(a: Flat, b: Flat) -> bool:

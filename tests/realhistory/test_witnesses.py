@@ -110,6 +110,17 @@ REACHED = [
      {"properties": {"t": {"additionalProperties": {"type": "object"}}}},
      {"properties": {"t": {"additionalProperties": {"type": "object"}, "propertyNames": {"pattern": "^\\w"}}}},
      "$.t/propertyNames/pattern"),
+    ("a discriminator value only the new alternatives refuse",
+     {"properties": {"r": {"additionalProperties": {
+         "type": "object", "required": ["type"], "properties": {"type": {"type": "string"}},
+         "oneOf": [{"properties": {"type": {"const": "a"}, "x": {}}, "required": ["x"]},
+                   {"properties": {"type": {"not": {"enum": ["a"]}}}}]}}}},
+     {"properties": {"r": {"additionalProperties": {
+         "type": "object", "required": ["type"], "properties": {"type": {"type": "string"}},
+         "oneOf": [{"properties": {"type": {"const": "a"}, "x": {}}, "required": ["x"]},
+                   {"properties": {"type": {"const": "b"}, "y": {}}, "required": ["y"]},
+                   {"properties": {"type": {"not": {"enum": ["a", "b"]}}}}]}}}},
+     "$.r.*/oneOf[2]"),
     ("renamed: old data holds the old name",
      {"properties": {"c": {"additionalProperties": False, "properties": {"titleLink": {"type": "string"}}}}},
      {"properties": {"c": {"additionalProperties": False, "properties": {"title_link": {"type": "string"}}}}},

@@ -34,6 +34,8 @@ MAX_CANDIDATES = 400  # generated documents tried per finding
 MAX_GONE_VALUES = 12  # values tried for each property NEW no longer declares
 MAX_MENDED = 12  # starts mended into valid OLD documents per finding
 MAX_MENDED_CANDIDATES = 80  # documents with a value at the finding's place, mended
+FIRST_STARTS = 3  # starts every value is tried in before the others
+MAX_DISCRIMINATORS = 30  # values tried for a required name of the place
 MAX_DEPTH = 12  # nesting followed by the minimal-document builder
 PLAIN = ("x", "", 0, 1, -1, 1.5, True, False, None, [], {}, ["x"], ["x", "x"], [1], {"x": "x"},
          {"": "x"}, "x" * 300)
@@ -278,7 +280,30 @@ def _local(old, new, location: tuple) -> list:
     if isinstance(node, dict) and isinstance(node.get("items"), dict):
         item = minimal(old, node["items"])
         found.append([item, item])
+    if isinstance(node, dict) and isinstance(node.get("required"), list):
+        # An object holding a required name with a value either side mentions for it: a
+        # discriminator ("type": "project.v1") that only one side's alternatives take.
+        for name in [n for n in node["required"][:3] if isinstance(n, str)]:
+            named: list = []
+            for root in (old, new):
+                _named_values(root, _at(root, root, location), name, named, 0)
+            found[:0] = [{name: v} for v in _distinct(named)[:MAX_DISCRIMINATORS]]  # few: first
     return found
+
+
+def _named_values(root, node, name: str, out: list, depth: int) -> None:
+    """The values `node` and its in-place alternatives mention for the property `name`."""
+    node = _resolve(root, node)
+    if not isinstance(node, dict) or depth > MAX_DEPTH:
+        return
+    properties = node.get("properties") if isinstance(node.get("properties"), dict) else {}
+    if name in properties:
+        _mentioned(properties[name], out)
+    for key in IN_PLACE:
+        for branch in node.get(key) if isinstance(node.get(key), list) else []:
+            _named_values(root, branch, name, out, depth + 1)
+    if "not" in node:
+        _named_values(root, node["not"], name, out, depth + 1)
 
 
 def _flatten(root, node: dict, depth: int) -> dict:
@@ -484,9 +509,12 @@ def generated(old, new, path: str, mend=None):
                     yield document
                     count += 1
     mended_left = MAX_MENDED_CANDIDATES if mend is not None else 0
-    for prefix in range(len(deeper), -1, -1):  # each value in every start, the deepest place first
+    # Each value in the first few starts, then in the others; the deepest place first.
+    passes = [(prefix, group) for prefix in range(len(deeper), -1, -1)
+              for group in (starts[:FIRST_STARTS], starts[FIRST_STARTS:]) if group]
+    for prefix, group in passes:
         for value in values:
-            for start, extra in starts:
+            for start, extra in group:
                 document = _put(start, deeper[:prefix], value, extra) if prefix else (
                     None if value is _REMOVE else value)
                 if document is None:
