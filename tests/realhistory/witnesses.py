@@ -61,8 +61,7 @@ def registry(schema, files: dict) -> referencing.Registry:
     name by their last segment, each under the URI it is named by (as written, and resolved
     against the schema's `$id`), as the engine finds them in a checkout."""
     base = schema.get("$id") or schema.get("id") or "" if isinstance(schema, dict) else ""
-    named: list = []
-    _refs([schema, *files.values()], named)
+    named = [each["$ref"] for each in _objects([schema, *files.values()]) if isinstance(each.get("$ref"), str)]
     resources = []
     for ref in named:
         uri = ref.split("#", 1)[0]
@@ -77,15 +76,15 @@ def registry(schema, files: dict) -> referencing.Registry:
     return referencing.Registry().with_resources(resources)
 
 
-def _refs(node, out: list) -> None:
+def _objects(node):
+    """Every JSON object inside `node`, itself included."""
     if isinstance(node, dict):
-        if isinstance(node.get("$ref"), str):
-            out.append(node["$ref"])
+        yield node
         for child in node.values():
-            _refs(child, out)
+            yield from _objects(child)
     elif isinstance(node, list):
         for child in node:
-            _refs(child, out)
+            yield from _objects(child)
 
 
 def _valid(validator, instance) -> bool | None:
@@ -182,17 +181,10 @@ def _ref_overrides(schema) -> bool:
 
 def _ref_alone(node) -> None:
     """Every schema holding a `$ref` stripped of the keywords its draft ignores beside it."""
-    if isinstance(node, list):
-        for child in node:
-            _ref_alone(child)
-        return
-    if not isinstance(node, dict):
-        return
-    if isinstance(node.get("$ref"), str):
-        for key in [k for k in node if k not in REF_NEIGHBOURS]:
-            del node[key]
-    for child in node.values():
-        _ref_alone(child)
+    for each in _objects(node):  # each is stripped before its children are visited
+        if isinstance(each.get("$ref"), str):
+            for key in [k for k in each if k not in REF_NEIGHBOURS]:
+                del each[key]
 
 
 def _draft4_bounds(node) -> None:
@@ -443,22 +435,11 @@ def _inside(path: str) -> tuple:
 def _pattern_steps(old, new, path: str) -> str:
     """`…/patternProperties/<regex>…` written as a map's entry (`….*…`), for the regexes
     either schema declares: the entry then gets a name from EXTRA_NAMES."""
-    keys: list = []
-    _pattern_keys([old, new], keys)
-    for key in sorted(set(keys), key=len, reverse=True):
+    keys = {key for each in _objects([old, new]) if isinstance(each.get("patternProperties"), dict)
+            for key in each["patternProperties"]}
+    for key in sorted(keys, key=len, reverse=True):
         path = path.replace(f"/patternProperties/{key}", ".*")
     return path
-
-
-def _pattern_keys(node, out: list) -> None:
-    if isinstance(node, dict):
-        if isinstance(node.get("patternProperties"), dict):
-            out.extend(node["patternProperties"])
-        for child in node.values():
-            _pattern_keys(child, out)
-    elif isinstance(node, list):
-        for child in node:
-            _pattern_keys(child, out)
 
 
 def _gone(old, new, location: tuple) -> list:
