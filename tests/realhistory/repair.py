@@ -80,6 +80,8 @@ def _fixed(error, build):
     if kind in ("additionalProperties", "unevaluatedProperties") and isinstance(instance, dict):
         extra = set(UNEXPECTED.findall(error.message)) & set(instance)
         return {k: v for k, v in instance.items() if k not in extra} if extra else _GIVE_UP
+    if kind == "minProperties" and isinstance(instance, dict) and isinstance(want, int):
+        return {**instance, **dict(_entries(schema, instance, want - len(instance), build))}
     if kind == "propertyNames" and isinstance(instance, dict):
         return {}
     if kind == "uniqueItems" and isinstance(instance, list):
@@ -88,6 +90,23 @@ def _fixed(error, build):
     if kind in ("oneOf", "anyOf") and isinstance(want, list) and want:
         return build({k: v for k, v in schema.items() if k not in ("oneOf", "anyOf")} | {kind: want[:1]})
     return build(schema)
+
+
+def _entries(schema: dict, present: dict, count: int, build) -> list:
+    """`count` (name, value) pairs an object lacks: its declared names, then names its
+    patternProperties patterns match (a sample each), then "x1", "x2", ..."""
+    declared = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    patterns = schema.get("patternProperties") if isinstance(schema.get("patternProperties"), dict) else {}
+    extra = schema.get("additionalProperties")
+    options = [(name, sub) for name, sub in declared.items()]
+    options += [(sample, sub) for pattern, sub in patterns.items() for sample in regex_cover.samples(pattern)[:1]
+                if re.search(pattern, sample)]
+    options += [(f"x{n}", extra if isinstance(extra, dict) else {}) for n in range(1, count + 1)]
+    out = []
+    for name, sub in options:
+        if len(out) < count and name not in present and name not in dict(out):
+            out.append((name, build(sub if isinstance(sub, dict) else {})))
+    return out
 
 
 def _fresh(present: list, like, count: int) -> list:

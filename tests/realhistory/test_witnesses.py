@@ -121,6 +121,16 @@ REACHED = [
                    {"properties": {"type": {"const": "b"}, "y": {}}, "required": ["y"]},
                    {"properties": {"type": {"not": {"enum": ["a", "b"]}}}}]}}}},
      "$.r.*/oneOf[2]"),
+    ("a map that needs an entry its pattern names",
+     {"required": ["news"], "properties": {
+         "news": {"type": "object", "minProperties": 1, "additionalProperties": False,
+                  "patternProperties": {"^\\d+$": {"type": "string"}}},
+         "lic": {"enum": ["GPL", "MIT"]}}},
+     {"required": ["news"], "properties": {
+         "news": {"type": "object", "minProperties": 1, "additionalProperties": False,
+                  "patternProperties": {"^\\d+$": {"type": "string"}}},
+         "lic": {"enum": ["MIT"]}}},
+     "$.lic"),
     ("renamed: old data holds the old name",
      {"properties": {"c": {"additionalProperties": False, "properties": {"titleLink": {"type": "string"}}}}},
      {"properties": {"c": {"additionalProperties": False, "properties": {"title_link": {"type": "string"}}}}},
