@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..model import Direction, SchemaError
-from . import content, regex_automaton, untouched, values
+from . import content, instances, regex_automaton, untouched, values
 from .flat import Flat
 from .keywords import ANNOTATIONS
 
@@ -49,6 +49,8 @@ def cannot_match(ctx, old: Flat, new: Flat) -> bool:
         return True  # `new` demands a name such data never holds
     if not ctx.strict and _holds_only_refused(ctx, old, new):
         return True
+    if _literals_refused(ctx, old, new):
+        return True  # every value `new` allows is one such data cannot hold
     return any(_discriminated(old, new, name) or _discriminated(new, old, name)
                or _different_literals(ctx, old, new, name)
                for name in old.required.keys() | new.required.keys())
@@ -61,6 +63,17 @@ def _holds_only_refused(ctx, old: Flat, new: Flat) -> bool:
     if not held or not old.types <= OBJECT or not all(content.cannot_hold(new, n) for n in held):
         return False
     return bool(old.required) or any(_accepts_empty_object(ctx, gone) for gone in excluded(old))
+
+
+def _literals_refused(ctx, old: Flat, new: Flat) -> bool:
+    """`new` allows only strings and numbers (an enum) that `old` surely rejects: its every
+    keyword is checked exactly for such values (`"enum": ["assembly"]` against `"pattern":
+    "^c_"`)."""
+    if new.enum is None or old.nots or old.externals or old.conditions or old.formats:
+        return False
+    listed = list(new.enum.values())
+    return all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in listed) and not any(
+        instances.accepts(old, v, format_assertion=ctx.options.format_assertion) for v in listed)
 
 
 def _accepts_empty_object(ctx, raw: object) -> bool:
