@@ -63,6 +63,18 @@ def fallback(flat: Flat, name: str) -> tuple[tuple, bool]:
     return flat.additional, not is_open(flat.additional)
 
 
+def cannot_hold(flat: Flat, name: str) -> bool:
+    """Whether no object valid under `flat` holds the property `name` (a closed content model
+    that lacks it)."""
+    return name not in flat.props and name not in flat.required \
+        and is_closed(fallback(flat, name)[0])
+
+
+def holds_no_object(flat: Flat) -> bool:
+    """Whether `flat` requires a name it cannot hold: no object is valid under it."""
+    return any(name not in flat.props and is_closed(fallback(flat, name)[0]) for name in flat.required)
+
+
 def _shape(schemas: tuple) -> str | None:
     if len(schemas) != 1:
         return None
@@ -98,13 +110,18 @@ def _likeness(old: str, new: str) -> tuple:
 
 
 def literals(schemas: tuple) -> set | None:
-    """The values a `const` or `enum` among `schemas` allows, or None when none says."""
+    """The values the `const`s and `enum`s among `schemas` all allow (all must hold), or None
+    when none says."""
+    allowed = None
     for schema in schemas:
         if isinstance(schema, dict) and "const" in schema:
-            return {values.canon(schema["const"])}
-        if isinstance(schema, dict) and isinstance(schema.get("enum"), list):
-            return {values.canon(v) for v in schema["enum"]}
-    return None
+            these = {values.canon(schema["const"])}
+        elif isinstance(schema, dict) and isinstance(schema.get("enum"), list):
+            these = {values.canon(v) for v in schema["enum"]}
+        else:
+            continue
+        allowed = these if allowed is None else allowed & these
+    return allowed
 
 
 def may_overlap(a: Flat, b: Flat) -> bool:

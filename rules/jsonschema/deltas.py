@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Iterator
 
 from ..model import Severity
-from . import content, regex_automaton, regex_cover, values
+from . import content, old_data, regex_automaton, regex_cover, values
 from .flat import CONTAINS_COUNTS, LOWER_BOUNDS, Flat, bound_key
 
 TIGHTENED, LOOSENED, CHANGED = "tightened", "loosened", "changed"
@@ -91,7 +91,8 @@ def constraints(old: Flat, new: Flat, *, strict: bool = False) -> Iterator[Delta
         if keyword in CONTAINS_COUNTS and not contains_kept:
             continue  # counts of matches come and go with `contains`, which says so itself
         if old.has(kind) and new.has(kind):
-            yield from _count(keyword, old.counts.get(keyword), new.counts.get(keyword))
+            yield from (delta for delta in _count(keyword, old.counts.get(keyword), new.counts.get(keyword))
+                        if strict or not _length_implied(delta, old))
     if old.has("number") and new.has("number"):
         yield from _bound(old.lower, new.lower, lower=True)
         yield from _bound(old.upper, new.upper, lower=False)
@@ -105,9 +106,21 @@ def constraints(old: Flat, new: Flat, *, strict: bool = False) -> Iterator[Delta
         if (old.contains is None) != (new.contains is None):
             yield Delta("contains", TIGHTENED if old.contains is None else LOOSENED,
                         "none" if old.contains is None else "a schema", "none" if new.contains is None else "a schema")
-    if bool(old.nots) != bool(new.nots):
+    if bool(old.nots) != bool(new.nots) and not (not strict and _never_matched(old, new.nots)):
         yield Delta("not", LOOSENED if old.nots else TIGHTENED, "a schema" if old.nots else "none",
                     "a schema" if new.nots else "none")
+
+
+def _never_matched(old: Flat, nots: tuple) -> bool:
+    """Whether no old data matches any of the new `not` schemas (lenient policy): each is an
+    object schema that requires a name `old` does not declare (`"not": {"required": ["a",
+    "b"]}` beside an old schema without "b"), and old data is an object or the schema says so."""
+    objects = old.types <= {"object"}
+    return all(isinstance(node, dict) and isinstance(node.get("required"), list)
+               and (objects or node.get("type") == "object")
+               and any(isinstance(name, str) and not old_data.declares(old, name)
+                       for name in node["required"])
+               for node in nots)
 
 
 def _json(value) -> str:
@@ -125,6 +138,16 @@ def _count(keyword: str, old, new) -> Iterator[Delta]:
     else:
         tighter = new > old if lower else new < old
     yield Delta(keyword, TIGHTENED if tighter else LOOSENED, _json(old), _json(new))
+
+
+def _length_implied(delta: Delta, old: Flat) -> bool:
+    """Whether a tighter string length is one the old patterns already imposed (`minLength: 1`
+    beside `"pattern": "^[^\\s]+$"`): every string they match has that length (lenient)."""
+    if delta.change != TIGHTENED or delta.keyword not in ("minLength", "maxLength") or not old.patterns:
+        return False
+    bound = int(delta.new)
+    length = f"^[\\s\\S]{{{bound},}}$" if delta.keyword == "minLength" else f"^[\\s\\S]{{0,{bound}}}$"
+    return regex_automaton.escape(frozenset(old.patterns), frozenset({length})).contained
 
 
 def _bound(old: tuple | None, new: tuple | None, *, lower: bool) -> Iterator[Delta]:

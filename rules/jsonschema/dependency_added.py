@@ -20,6 +20,6 @@ MESSAGE = 'Dependency of "{path}" was added: {what}.'
 
 
 def check(pair: SchemaPair, ctx):
-    for kind, path, what, line in dependencies.changes(pair.old, pair.new, pair.path):
+    for kind, path, what, line in dependencies.changes(pair.old, pair.new, pair.path, ctx):
         if kind == dependencies.ADDED:
             yield SPEC.finding(path=path, line=line, message=MESSAGE.format(path=pair.path, what=what))

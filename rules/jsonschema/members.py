@@ -24,9 +24,12 @@ def added(ctx, parent, name: str) -> tuple[frozenset, bool]:
 def removed(ctx, parent, name: str) -> tuple[frozenset, bool]:
     """(breaks, whether the new schema declares the name via patternProperties/additional*)."""
     fallback, declared = content.fallback(parent.new, name)
-    old_schema = parent.old.props[name]
-    if old_schema == (False,):
-        return frozenset(), declared  # the name was forbidden: no data can hold it
+    # A declared name also meets every patternProperties schema its name matches.
+    old_schema = parent.old.props[name] + content.pattern_match(parent.old, name)
+    if old_schema == (False,) or (not ctx.strict and content.holds_no_object(parent.old)):
+        # The name was forbidden, or the old object required a name it closed out: no data
+        # held it (strict keeps Confluent's verdict).
+        return frozenset(), declared
     lines = (parent.old.prop_lines.get(name, parent.old.line), parent.new.line)
     found = ctx.breaks(old_schema, fallback, lines)
     breaks = set()

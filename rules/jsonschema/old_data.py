@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..model import Direction, SchemaError
-from . import content, untouched, values
+from . import content, instances, regex_automaton, untouched, values
 from .flat import Flat
 from .keywords import ANNOTATIONS
 
@@ -18,6 +18,12 @@ OBJECT_ONLY = frozenset({"required", "properties", "additionalProperties", "patt
                          "dependencies", "dependentRequired", "dependentSchemas", "minProperties",
                          "maxProperties", "propertyNames", "unevaluatedProperties"})
 OBJECT = frozenset({"object"})
+# A pattern no string matches: `escape(both, NOTHING)` looks for a string both patterns match.
+NOTHING = frozenset({"[^\\s\\S]"})
+# Keywords that every empty object meets (with `required` and `minProperties` empty).
+EMPTY_OBJECT_KEYWORDS = frozenset({"type", "properties", "additionalProperties", "patternProperties",
+                                   "propertyNames", "maxProperties", "dependencies", "dependentRequired",
+                                   "dependentSchemas", "unevaluatedProperties", "required", "minProperties"})
 
 
 def excluded(flat: Flat):
@@ -37,15 +43,63 @@ def cannot_match(ctx, old: Flat, new: Flat) -> bool:
         if old_keyword == "oneOf" and index != matched and index < len(old_options) \
                 and Direction.FORWARD not in ctx.breaks((old_options[index],), (new_options[index],)):
             return True  # ... or one that accepts nothing more than an alternative it failed
-    if any(_objects_only(ctx, gone) for gone in failed):
-        # Every value but an object matches that alternative, so such data is an object.
-        old = dataclasses.replace(old, types=values.meet(old.types, OBJECT)).finish()
-        if not content.may_overlap(old, new):
-            return True
+    if as_matched(ctx, old) is not old and not content.may_overlap(as_matched(ctx, old), new):
+        return True
     if ctx.lenient_assumes(any(not declares(old, name) for name in new.required)):
         return True  # `new` demands a name such data never holds
+    if ctx.lenient_assumes(_holds_only_refused(ctx, old, new)):
+        return True
+    if _literals_refused(ctx, old, new):
+        return True  # every value `new` allows is one such data cannot hold
     return any(_discriminated(old, new, name) or _discriminated(new, old, name)
+               or _different_literals(ctx, old, new, name)
                for name in old.required.keys() | new.required.keys())
+
+
+def _holds_only_refused(ctx, old: Flat, new: Flat) -> bool:
+    """Such data is an object holding at least one property, every name it may hold is one
+    `new` closes out: it requires one, or the empty object matched a sibling it failed."""
+    held = names(old)
+    if not held or not old.types <= OBJECT or not all(content.cannot_hold(new, n) for n in held):
+        return False
+    return bool(old.required) or any(_accepts_empty_object(ctx, gone) for gone in excluded(old))
+
+
+def _literals_refused(ctx, old: Flat, new: Flat) -> bool:
+    """`new` allows only strings and numbers (an enum) that `old` surely rejects: its every
+    keyword is checked exactly for such values (`"enum": ["assembly"]` against `"pattern":
+    "^c_"`)."""
+    if new.enum is None or old.nots or old.externals or old.conditions or old.formats:
+        return False
+    listed = list(new.enum.values())
+    return all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in listed) and not any(
+        instances.accepts(old, v, format_assertion=ctx.options.format_assertion) for v in listed)
+
+
+def _accepts_empty_object(ctx, raw: object) -> bool:
+    """Whether the raw alternative surely accepts `{}` (only object keywords `{}` meets)."""
+    try:
+        node = ctx.old.refs.resolve(raw)
+    except SchemaError:
+        return False
+    if node is True or node == {}:
+        return True
+    if not isinstance(node, dict) or node.get("required") or node.get("minProperties"):
+        return False
+    kind = node.get("type", "object")
+    return (kind == "object" or (isinstance(kind, list) and "object" in kind)) \
+        and node.keys() <= EMPTY_OBJECT_KEYWORDS | ANNOTATIONS
+
+
+def as_matched(ctx, flat: Flat) -> Flat:
+    """`flat` as old data that matched it alone can be: an object when a sibling of its oneOf
+    says only object keywords (every other value matches that sibling too, and fails)."""
+    if flat.types <= OBJECT or not any(_objects_only(ctx, gone) for gone in excluded(flat)):
+        return flat
+    key = ("as_matched", flat.identity)
+    if key not in ctx.memo:
+        ctx.memo[key] = (flat, dataclasses.replace(flat, types=values.meet(flat.types, OBJECT)).finish())
+    return ctx.memo[key][1]
 
 
 def _objects_only(ctx, raw: object) -> bool:
@@ -83,6 +137,29 @@ def _discriminated(a: Flat, b: Flat, name: str) -> bool:
         if isinstance(schema, dict) and isinstance(schema.get("not"), dict):
             refused |= content.literals((schema["not"],)) or set()
     return allowed <= refused
+
+
+def _different_literals(ctx, old: Flat, new: Flat, name: str) -> bool:
+    """`name` is required on one side and each side allows it only values the other does
+    not (`"version": {"$ref": ".../v2"}` holding `"const": "2.0.0"` against `"2.1.0"`, or
+    strings of `"pattern": "^2.0.0$"` against `"^2.1.0$"`)."""
+    schemas = [tuple(_resolved(side, s) for s in flat.props.get(name, ()))
+               for side, flat in ((ctx.old, old), (ctx.new, new))]
+    allowed = [content.literals(each) for each in schemas]
+    if None not in allowed:
+        return not allowed[0] & allowed[1]
+    patterns = [[s["pattern"] for s in each if isinstance(s, dict) and isinstance(s.get("pattern"), str)]
+                for each in schemas]
+    strings = any(isinstance(s, dict) and s.get("type") == "string" for each in schemas for s in each)
+    return strings and all(len(each) == 1 for each in patterns) and regex_automaton.escape(
+        frozenset({patterns[0][0], patterns[1][0]}), NOTHING).contained
+
+
+def _resolved(side, raw: object) -> object:
+    try:
+        return side.refs.resolve(raw)
+    except SchemaError:
+        return None
 
 
 def rejected_elsewhere(ctx, old: Flat, siblings: tuple, name: str) -> bool:

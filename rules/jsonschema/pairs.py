@@ -8,7 +8,7 @@ from typing import Iterator
 
 from ..limits import MAX_WALK_DEPTH
 from ..model import Direction, SchemaError
-from . import content, instances, old_data, paths, untouched
+from . import content, instances, old_data, paths, regex_automaton, untouched
 from .drafts import ALL_REFERENCES
 from .flat import Flat
 from .flatten import TooManyAlternatives
@@ -188,7 +188,7 @@ def _objects(ctx, pair: SchemaPair, seen: set, depth: int) -> Iterator:
         for name in new_map.keys() & old_map.keys():
             yield from walk(ctx, old_map[name], new_map[name], paths.keyword(path, keyword, name),
                             (old.key_line(keyword), new.key_line(keyword)), seen, depth)
-    if old.property_names or (new.property_names and not _names_kept(ctx, old, new)):
+    if (old.property_names or new.property_names) and not _names_kept(ctx, old, new):
         # An absent propertyNames accepts any name: one added is compared with that.
         yield from walk(ctx, old.property_names, new.property_names, paths.keyword(path, "propertyNames"),
                         (old.key_line("propertyNames"), new.key_line("propertyNames")), seen, depth)
@@ -232,13 +232,30 @@ def _one_way(ctx, direction: Direction, found) -> Iterator:
 
 def _names_kept(ctx, old: Flat, new: Flat) -> bool:
     """Lenient: whether the new propertyNames surely accepts every name old data may hold."""
-    names = None if ctx.strict else old_data.names(old)
-    if names is None:
+    if ctx.strict or not new.property_names or content.is_schema(old.additional):
         return False
+    names = set(old.props) | set(old.required)
     accepted = ctx.new_flats.alternatives(new.property_names, new.key_line("propertyNames"))
-    return ctx.lenient_assumes(all(
-        any(instances.accepts(flat, name, format_assertion=ctx.options.format_assertion)
-            for flat in accepted) for name in names))
+    return ctx.lenient_assumes(
+        all(any(instances.accepts(flat, name, format_assertion=ctx.options.format_assertion)
+                for flat in accepted) for name in names)
+        and all(_pattern_kept(pattern, accepted) for pattern in old.pattern_props))
+
+
+def _pattern_kept(pattern: str, accepted: list[Flat]) -> bool:
+    """Whether every name matching a patternProperties pattern is a string the one new
+    propertyNames alternative accepts (its patterns and length bounds, decided on the regexes)."""
+    if len(accepted) != 1:
+        return False
+    flat = accepted[0]
+    if flat.enum is not None or flat.formats or flat.nots or flat.externals or flat.conditions \
+            or "string" not in flat.types:
+        return False
+    rules = set(flat.patterns)
+    low, high = flat.counts.get("minLength", 0), flat.counts.get("maxLength")
+    if low or high is not None:
+        rules.add(f"^[\\s\\S]{{{low},{'' if high is None else high}}}$")
+    return not rules or regex_automaton.escape(frozenset({pattern}), frozenset(rules)).contained
 
 
 def _arrays(ctx, pair: SchemaPair, seen: set, depth: int) -> Iterator:
@@ -258,6 +275,8 @@ def alternatives(ctx, olds: list[Flat], news: list[Flat], path: str, seen: set, 
     for direction, sources, targets in ((Direction.BACKWARD, olds, news),
                                         (Direction.FORWARD, news, olds)):
         for whole in (source for source in sources if not source.empty):  # no data to carry
+            if direction is Direction.BACKWARD:
+                whole = old_data.as_matched(ctx, whole)
             for source in _parts(ctx, direction, whole, targets):
                 if _fits(ctx, direction, source, targets):
                     continue

@@ -23,10 +23,13 @@ MESSAGE = 'Type of "{path}" was narrowed from {old} to {new}.'
 NOTHING = (' No value is valid there now: look for a `false` schema, keywords that contradict each'
            ' other, or (for a property) an `additionalProperties` or `patternProperties` that applies'
            ' to its name; one in an allOf/$ref schema does not see the properties declared beside it.')
+NAMES = "/propertyNames"  # the path of a `propertyNames` schema ends so
 
 
 def check(pair: SchemaPair, ctx):
     removed, added = deltas.types(pair.old, pair.new)
+    if pair.path.endswith(NAMES) and pair.new.has("string"):
+        return  # a property name is a string: the other types never applied to one
     if removed and not added:
         yield SPEC.finding(path=pair.path, line=pair.new.key_line("type"),
                            message=MESSAGE.format(path=pair.path, old=deltas.show_types(pair.old),

@@ -46,7 +46,8 @@ def judge(pair: dict, trees: Path) -> dict:
         return {**row, "unusable": f"CRASH {type(error).__name__}: {error} "
                                    f"({Path(last.filename).name}:{last.lineno})"[:200]}
     old, new = (json.loads(path.read_text(encoding="utf-8-sig")) for path in (old_path, new_path))
-    confirmer = Confirmer(old, new, lenient=Options().policy is Policy.LENIENT)
+    confirmer = Confirmer(old, new, lenient=Options().policy is Policy.LENIENT,
+                          old_files=_beside(old_path), new_files=_beside(new_path))
     findings = []
     for finding in report.findings:
         if finding.severity is not Severity.ERROR:
@@ -55,7 +56,7 @@ def judge(pair: dict, trees: Path) -> dict:
         # Both sources are tried, so the report shows how often the independent one agrees.
         found = {origin: next((c for c in candidates if confirmer.confirms(c)), None)
                  for origin, candidates in (("engine", ours),
-                                            ("generator", generated(old, new, finding.path)))}
+                                            ("generator", generated(old, new, finding.path, confirmer.mend)))}
         witness = found["engine"] if found["engine"] is not None else found["generator"]
         findings.append({"rule": finding.rule, "path": finding.path,
                          "engine": found["engine"] is not None,
@@ -63,6 +64,18 @@ def judge(pair: dict, trees: Path) -> dict:
                          "witness": json.dumps(witness)[:300] if witness is not None else None,
                          "engine_example": bool(ours)})
     return {**row, "findings": findings, "cpu": round(time.process_time() - started, 2)}
+
+
+def _beside(path: Path) -> dict:
+    """The other JSON files of the schema's folder (the extraction writes those it references)."""
+    out = {}
+    for other in sorted(path.parent.glob("*.json")):
+        if other != path:
+            try:
+                out[other.name] = json.loads(other.read_text(encoding="utf-8-sig"))
+            except (ValueError, OSError):
+                continue  # not JSON: no reference can use it
+    return out
 
 
 def _safe(pair: dict, trees: Path, seconds: int) -> dict:

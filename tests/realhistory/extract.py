@@ -7,7 +7,9 @@ OUT/trees/<repo>/<commit>/ (at the files' repository paths):
   files of any --dep mirror (a dependency such as validate/validate.proto) at its HEAD;
   google/protobuf/ is left out: both peers bring their own well-known types;
 - avro: every .avsc under the file's directory (named types shared between files);
-- jsonschema: the file alone.
+- jsonschema: the file, and the files of its directory its `$ref`s name by their last
+  segment (`https://json.schemastore.org/base.json#/...` -> `base.json`), transitively: the
+  siblings the engine finds in a checkout, and only those.
 History is first-parent (merges diffed against their first parent), so a version is what the
 main line held; a version is "consecutive" when the blob differs from the one before.
 `--series GLOB` instead pairs the files of one versioned family at HEAD (`v1/X.avsc` ->
@@ -27,8 +29,11 @@ from pathlib import Path, PurePosixPath
 SUFFIX = {"protobuf": ".proto", "avro": ".avsc", "jsonschema": ".json"}
 WELL_KNOWN = "google/protobuf/"
 MAX_BLOB = 1 << 20  # the engine refuses larger schemas anyway; never write them
+MAX_REFERENCED = 20  # sibling JSON Schema files written beside one file
 RAW = re.compile(r"^:\d+ (\d+) [0-9a-f]+ ([0-9a-f]+) (\w)\d*\t(.+)$")
 VERSION = re.compile(r"(\d+)")
+# The last path segment of a `$ref` to another document: "…/base.json#/x" -> base.json
+REF_FILE = re.compile(r'"\$ref"\s*:\s*"(?:[^"#]*/)?([^"#/]+\.json)(?:#[^"]*)?"')
 
 
 @dataclass(frozen=True)
@@ -148,11 +153,33 @@ class Trees:
                 continue
             self._put(target / self.root / relative if self.fmt == "protobuf" else target / path,
                       self.git.blob(sha))
+        if self.fmt == "jsonschema":
+            self._referenced(target, commit, file)
         if self.fmt == "protobuf":
             for relative, data in self._deps().items():
                 destination = target / self.root / relative
                 if not destination.exists():
                     self._put(destination, data)
+
+    def _referenced(self, target: Path, commit: str, file: str) -> None:
+        """The files beside `file` that its `$ref`s (and theirs) name, by last segment."""
+        folder = str(PurePosixPath(file).parent)
+        listed = self.git.files(commit, folder + "/" if folder != "." else "")
+        by_name = {PurePosixPath(path).name: (path, sha, size) for path, (sha, size) in listed.items()
+                   if str(PurePosixPath(path).parent) == folder}
+        queue, written = [file], {file}
+        while queue and len(written) <= MAX_REFERENCED:
+            source = target / queue.pop()
+            if not source.is_file():  # too large, or absent from the snapshot
+                continue
+            text = source.read_text(encoding="utf-8-sig", errors="replace")
+            for name in sorted(set(REF_FILE.findall(text))):
+                path, sha, size = by_name.get(name, (None, None, 0))
+                if path is None or path in written or size > MAX_BLOB:
+                    continue
+                written.add(path)
+                self._put(target / path, self.git.blob(sha))
+                queue.append(path)
 
     def _deps(self) -> dict[str, bytes]:
         if self._dep_files is None:

@@ -17,19 +17,32 @@ from __future__ import annotations
 
 import copy
 import json
+import re
+
+from urllib.parse import urljoin
 
 import jsonschema
 import referencing
+import referencing.jsonschema
 
 from rules.examples.instances import EXTRA, ITEMS
 from rules.examples.jsonschema import _location
 
+from .repair import mended
+
 MAX_CANDIDATES = 400  # generated documents tried per finding
+MAX_GONE_VALUES = 12  # values tried for each property NEW no longer declares
+MAX_MENDED = 12  # starts mended into valid OLD documents per finding
+MAX_MENDED_CANDIDATES = 80  # documents with a value at the finding's place, mended
+FIRST_STARTS = 3  # starts every value is tried in before the others
+MAX_DISCRIMINATORS = 30  # values tried for a required name of the place
 MAX_DEPTH = 12  # nesting followed by the minimal-document builder
 PLAIN = ("x", "", 0, 1, -1, 1.5, True, False, None, [], {}, ["x"], ["x", "x"], [1], {"x": "x"},
-         "x" * 300)
+         {"": "x"}, "x" * 300)
 # Names tried for a map's entry: a `propertyNames` pattern often wants dots or digits.
 EXTRA_NAMES = ("x-extra", "a.b", "a", "0")
+# The alternatives a finding's path passes through: the data's place without them.
+ALTERNATIVE = re.compile(r"/(?:oneOf|anyOf|allOf)\[\d+\]")
 VALUE_POSITIONS = ("properties", "patternProperties", "dependentSchemas")
 DEFINITIONS = ("definitions", "$defs")  # a definition may be an allOf branch: not closed itself
 IN_PLACE = ("allOf", "anyOf", "oneOf")
@@ -37,10 +50,41 @@ IN_PLACE_ONE = ("if", "then", "else")
 VALUE_ONE = ("additionalProperties", "items", "additionalItems", "contains", "unevaluatedItems")
 
 
-def _validator(schema, cls=None):
+def _validator(schema, cls=None, files=None):
     cls = cls or jsonschema.validators.validator_for(schema, default=jsonschema.Draft7Validator)
-    # An empty registry: a `$ref` to another document is unresolvable, never fetched.
-    return cls(schema, registry=referencing.Registry())
+    # Only the given files: a `$ref` to any other document is unresolvable, never fetched.
+    return cls(schema, registry=registry(schema, files or {}))
+
+
+def registry(schema, files: dict) -> referencing.Registry:
+    """The sibling files (name -> schema) that the `$ref`s of `schema` and of those files
+    name by their last segment, each under the URI it is named by (as written, and resolved
+    against the schema's `$id`), as the engine finds them in a checkout."""
+    base = schema.get("$id") or schema.get("id") or "" if isinstance(schema, dict) else ""
+    named = [each["$ref"] for each in _objects([schema, *files.values()]) if isinstance(each.get("$ref"), str)]
+    resources = []
+    for ref in named:
+        uri = ref.split("#", 1)[0]
+        contents = files.get(uri.rsplit("/", 1)[-1]) if uri else None
+        if contents is None:
+            continue
+        dialect = contents.get("$schema") if isinstance(contents, dict) else None
+        spec = referencing.jsonschema.specification_with(
+            dialect or "", default=referencing.jsonschema.DRAFT7)
+        resource = spec.create_resource(contents)
+        resources += [(each, resource) for each in {uri, urljoin(base, uri)} if isinstance(base, str)]
+    return referencing.Registry().with_resources(resources)
+
+
+def _objects(node):
+    """Every JSON object inside `node`, itself included."""
+    if isinstance(node, dict):
+        yield node
+        for child in node.values():
+            yield from _objects(child)
+    elif isinstance(node, list):
+        for child in node:
+            yield from _objects(child)
 
 
 def _valid(validator, instance) -> bool | None:
@@ -86,6 +130,8 @@ def closed(schema):
     out = copy.deepcopy(schema)
     if isinstance(out, dict) and out.get("$schema", "").find("draft-04") >= 0:
         _draft4_bounds(out)
+    if _ref_overrides(schema):
+        _ref_alone(out)
 
     def close(node, value_position: bool):
         if isinstance(node, list):
@@ -120,6 +166,27 @@ def closed(schema):
     return out
 
 
+# Before 2019-09 a `$ref` stands alone: the keywords beside it are ignored (these are kept,
+# they hold or name what references reach).
+REF_NEIGHBOURS = ("$ref", "definitions", "$defs", "$schema", "$id", "id")
+
+
+def _ref_overrides(schema) -> bool:
+    """Whether the schema's draft ignores the keywords beside a `$ref` (draft-07 and earlier,
+    the validator's default)."""
+    validator = jsonschema.validators.validator_for(schema, default=jsonschema.Draft7Validator)
+    return validator in (jsonschema.Draft3Validator, jsonschema.Draft4Validator,
+                         jsonschema.Draft6Validator, jsonschema.Draft7Validator)
+
+
+def _ref_alone(node) -> None:
+    """Every schema holding a `$ref` stripped of the keywords its draft ignores beside it."""
+    for each in _objects(node):  # each is stripped before its children are visited
+        if isinstance(each.get("$ref"), str):
+            for key in [k for k in each if k not in REF_NEIGHBOURS]:
+                del each[key]
+
+
 def _draft4_bounds(node) -> None:
     """draft-04's boolean `exclusiveMinimum`/`exclusiveMaximum` in 2019-09's numeric form."""
     if isinstance(node, list):
@@ -139,9 +206,21 @@ def _draft4_bounds(node) -> None:
 class Confirmer:
     """Whether a document shows a backward break between two schemas, by the library alone."""
 
-    def __init__(self, old, new, *, lenient: bool):
-        self.old, self.new = _validator(old), _validator(new)
-        self.closed = _validator(closed(old), jsonschema.Draft201909Validator) if lenient else None
+    def __init__(self, old, new, *, lenient: bool, old_files=None, new_files=None):
+        """`old_files`/`new_files`: the files beside each side (name -> schema) its `$ref`s
+        may name."""
+        self.old, self.new = _validator(old, files=old_files), _validator(new, files=new_files)
+        self.closed = _validator(closed(old), jsonschema.Draft201909Validator,
+                                 files=old_files) if lenient else None
+        self._old_root = old
+
+    def mend(self, document):
+        """`document` rewritten until OLD (closed, under lenient) accepts it, or None."""
+        def build(schema):
+            return minimal(self._old_root, schema)
+        for validator in filter(None, (self.closed, self.old)):
+            document = mended(validator, document, build) if document is not None else None
+        return document
 
     def confirms(self, instance) -> bool:
         if _valid(self.old, instance) is not True or _valid(self.new, instance) is not False:
@@ -168,13 +247,55 @@ def pool(old, new) -> list:
     """Distinct values both schemas mention, then plain ones."""
     found: list = []
     _mentioned([old, new], found)
+    return _distinct([*found, *PLAIN])
+
+
+def _distinct(values: list) -> list:
     seen, out = set(), []
-    for value in [*found, *PLAIN]:
+    for value in values:
         key = json.dumps(value, sort_keys=True)
         if key not in seen:
             seen.add(key)
             out.append(value)
     return out
+
+
+def _local(old, new, location: tuple) -> list:
+    """Values for the place itself, tried before the whole pool: what either side's schema
+    there mentions, and an array of two equal items (`uniqueItems`) of OLD's item schema."""
+    found: list = []
+    for root in (old, new):
+        node = _at(root, root, location)
+        if isinstance(node, dict):
+            _mentioned({k: v for k, v in node.items() if k not in DEFINITIONS}, found)
+    node = _at(old, old, location)
+    if isinstance(node, dict) and isinstance(node.get("items"), dict):
+        item = minimal(old, node["items"])
+        found.append([item, item])
+    if isinstance(node, dict) and isinstance(node.get("required"), list):
+        # An object holding a required name with a value either side mentions for it: a
+        # discriminator ("type": "project.v1") that only one side's alternatives take.
+        for name in [n for n in node["required"][:3] if isinstance(n, str)]:
+            named: list = []
+            for root in (old, new):
+                _named_values(root, _at(root, root, location), name, named, 0)
+            found[:0] = [{name: v} for v in _distinct(named)[:MAX_DISCRIMINATORS]]  # few: first
+    return found
+
+
+def _named_values(root, node, name: str, out: list, depth: int) -> None:
+    """The values `node` and its in-place alternatives mention for the property `name`."""
+    node = _resolve(root, node)
+    if not isinstance(node, dict) or depth > MAX_DEPTH:
+        return
+    properties = node.get("properties") if isinstance(node.get("properties"), dict) else {}
+    if name in properties:
+        _mentioned(properties[name], out)
+    for key in IN_PLACE:
+        for branch in node.get(key) if isinstance(node.get(key), list) else []:
+            _named_values(root, branch, name, out, depth + 1)
+    if "not" in node:
+        _named_values(root, node["not"], name, out, depth + 1)
 
 
 def _flatten(root, node: dict, depth: int) -> dict:
@@ -311,11 +432,41 @@ def _inside(path: str) -> tuple:
     return ()
 
 
-def generated(old, new, path: str):
-    """Candidates from the finding's path alone: at most MAX_CANDIDATES documents."""
+def _pattern_steps(old, new, path: str) -> str:
+    """`…/patternProperties/<regex>…` written as a map's entry (`….*…`), for the regexes
+    either schema declares: the entry then gets a name from EXTRA_NAMES."""
+    keys = {key for each in _objects([old, new]) if isinstance(each.get("patternProperties"), dict)
+            for key in each["patternProperties"]}
+    for key in sorted(keys, key=len, reverse=True):
+        path = path.replace(f"/patternProperties/{key}", ".*")
+    return path
+
+
+def _gone(old, new, location: tuple) -> list:
+    """(location, OLD's schema) of each property that OLD declares beside the location's
+    last property and NEW does not."""
+    if not location or location[-1] in (ITEMS, EXTRA) or location[-1][0] != "prop":
+        return []
+    was, now = _at(old, old, location[:-1]), _at(new, new, location[:-1])
+    if not isinstance(was, dict) or not isinstance(now, dict):
+        return []
+    before = was.get("properties") if isinstance(was.get("properties"), dict) else {}
+    after = now.get("properties") if isinstance(now.get("properties"), dict) else {}
+    return [(location[:-1] + (("prop", name),), schema)
+            for name, schema in before.items() if name not in after]
+
+
+def generated(old, new, path: str, mend=None):
+    """Candidates from the finding's path alone: at most MAX_CANDIDATES documents. With
+    `mend` (Confirmer.mend), each start is also tried mended into a valid OLD document, and
+    the values are put into the mended starts first."""
     base = minimal(old, old)
+    path = _pattern_steps(old, new, path)
     location = _location(path)
-    values = [_REMOVE, *pool(old, new)]
+    # The finding's own place, through the alternatives its path names.
+    deeper = max(location + _inside(path), _location(ALTERNATIVE.sub("", path)), key=len)
+    # The place's own values, then plain ones (a type probe), then all the schemas mention.
+    values = [_REMOVE, *_distinct([*_local(old, new, deeper), *PLAIN, *pool(old, new)])]
     starts = [(base, EXTRA_NAMES[0])]
     starts += [(minimal(old, {**old, "oneOf": [branch]}), EXTRA_NAMES[0]) for key in ("oneOf", "anyOf")
                for branch in (old.get(key) or [])[1:] if isinstance(old, dict)]
@@ -324,16 +475,39 @@ def generated(old, new, path: str):
                   if isinstance(_at(old, old, location[:n]), dict)), ())
     for extra in EXTRA_NAMES if EXTRA in where else EXTRA_NAMES[:1]:
         starts += [(start, extra) for start in _branch_documents(old, base, where, extra)]
-    deeper = location + _inside(path)
     yield from (start for start, _extra in starts)  # few, and each a likely witness alone
+    if mend is not None:
+        fixed = [(mend(start), extra) for start, extra in starts[:MAX_MENDED]]
+        fixed = [(start, extra) for start, extra in fixed if start is not None]
+        yield from (start for start, _extra in fixed)
+        starts = fixed + starts
     count = len(starts)
-    for start, extra in starts:
-        for prefix in range(len(deeper), -1, -1):
-            for value in values:
-                document = _put(start, deeper[:prefix], value, extra) if prefix else (
-                    None if value is _REMOVE else value)
+    for start, extra in starts[:MAX_MENDED]:  # a renamed property: old data holds the old name
+        for place, schema in _gone(old, new, location):
+            for value in [minimal(old, schema), *values[1:MAX_GONE_VALUES]]:
+                document = _put(start, place, value, extra)
                 if document is not None:
                     yield document
                     count += 1
-                    if count >= MAX_CANDIDATES:
-                        return
+    mended_left = MAX_MENDED_CANDIDATES if mend is not None else 0
+    # Each value in the first few starts, then in the others; the deepest place first.
+    passes = [(prefix, group) for prefix in range(len(deeper), -1, -1)
+              for group in (starts[:FIRST_STARTS], starts[FIRST_STARTS:]) if group]
+    for prefix, group in passes:
+        for value in values:
+            for start, extra in group:
+                document = _put(start, deeper[:prefix], value, extra) if prefix else (
+                    None if value is _REMOVE else value)
+                if document is None:
+                    continue
+                yield document
+                count += 1
+                if mended_left and prefix == len(deeper) and value is not _REMOVE:
+                    # The value at the place, with what OLD then refuses around it mended
+                    # (["x", "x"] where an enum wants ["es5", "es5"]).
+                    mended_left -= 1
+                    again = mend(document)
+                    if again is not None and again != document:
+                        yield again
+                if count >= MAX_CANDIDATES:
+                    return
