@@ -38,11 +38,11 @@ JSON_HEAD = '{"type": "object", "properties": {"id": {"type": "string"}}}'
 
 
 @pytest.mark.parametrize("fmt, base, head, expected", [
-    (Format.PROTOBUF, PROTO_BASE, PROTO_HEAD, [("coupon", "Order.coupon", 4)]),
+    (Format.PROTOBUF, PROTO_BASE, PROTO_HEAD, [("Order.coupon", "Order.coupon", 4)]),
     (Format.PROTOBUF, PROTO_UNMARKED, PROTO_HEAD, []),  # never deprecated: the engine's business
     (Format.PROTOBUF, PROTO_BASE, PROTO_BASE, []),  # still there
-    (Format.AVRO, AVRO_BASE, AVRO_HEAD, [("pager", "User.pager", 4), ("fax", "User.fax", 3)]),
-    (Format.JSONSCHEMA, JSON_BASE, JSON_HEAD, [("fax", "fax", 3)]),
+    (Format.AVRO, AVRO_BASE, AVRO_HEAD, [("User.pager", "User.pager", 4), ("User.fax", "User.fax", 3)]),
+    (Format.JSONSCHEMA, JSON_BASE, JSON_HEAD, [("$.fax", "$.fax", 3)]),
     (Format.AVRO, "not json", AVRO_HEAD, []),
 ])
 def test_deleted_deprecated(fmt, base, head, expected):

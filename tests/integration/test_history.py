@@ -11,14 +11,20 @@ NO_PHONE = JSON_BASE.replace(',\n    "phone": {"type": "string"}', "")
 PHONE_REQUIRED = JSON_BASE.replace('"required": ["id"]', '"required": ["id", "phone"]')
 DEPRECATED = PROTO_BASE.replace("string note = 2;", "string note = 2 [deprecated = true];")
 RESERVED = PROTO_BASE.replace("  string note = 2;\n", "  reserved 2;\n  reserved \"note\";\n")
+# The deleted field's name left in a comment, and a namesake in another message: neither is it.
+DISGUISED = RESERVED.replace('reserved "note";', 'reserved "note"; // was: note = 2') + \
+    "message Refund {\n  string note = 1;\n}\n"
 TOTAL_DEPRECATED = DEPRECATED.replace("int64 total = 3;", "int64 total = 3 [deprecated = true];")
 
 
-def test_deleting_a_field_deprecated_three_days_ago_warns_about_the_window(github, app_url):
-    repo = github.create_repo("acme", "window", {"proto/order.proto": PROTO_BASE},)
+@pytest.mark.parametrize("head", [RESERVED, DISGUISED], ids=["reserved", "name-left-elsewhere"])
+def test_deleting_a_field_deprecated_three_days_ago_warns_about_the_window(github, app_url, head):
+    refund = "message Refund {\n  string note = 1;\n}\n" if head is DISGUISED else ""
+    repo = github.create_repo("acme", f"window-{len(refund)}", {"proto/order.proto": PROTO_BASE + refund})
     three_days_ago = datetime.now(timezone.utc) - timedelta(days=3)
-    repo.commit("main", {"proto/order.proto": DEPRECATED}, "Deprecate note", author_date=three_days_ago)
-    repo.commit("feature", {"proto/order.proto": RESERVED}, "Remove note", base="main")
+    repo.commit("main", {"proto/order.proto": DEPRECATED + refund}, "Deprecate note",
+                author_date=three_days_ago)
+    repo.commit("feature", {"proto/order.proto": head}, "Remove note", base="main")
     pull = github.open_pull(repo.owner, repo.name, "feature", "main", "Remove note")
     run = review_of(github, app_url, repo, pull)
     assert run.conclusion == "success"  # reserved correctly: only the window warns
