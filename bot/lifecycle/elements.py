@@ -199,7 +199,8 @@ def _proto(text: str) -> Iterable[Element]:
                               _deprecated_option(match.group("value_options")), parent, line=line)
                 continue
             label, options = match.group("label"), match.group("options") or ""
-            plain = stack[-1][0] != "oneof" and not match.group("type").startswith("map")
+            # A oneof's, a map's or an extension's field can never be made required.
+            plain = stack[-1][0] == "message" and not match.group("type").startswith("map")
             optional = plain and promotable and (label == "optional" if kind == "syntax" else (
                 label is None and LEGACY_REQUIRED not in options))
             yield Element(f"{parent}.{match.group('field')}", optional,

@@ -1,6 +1,7 @@
 """The deprecation window end to end (`review --repo` on a git repository with backdated history):
 a deprecated element is the one declared in its record, message or object, never its namesake."""
 import json
+import os
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -90,3 +91,34 @@ def test_a_deprecated_element_deleted_too_soon_is_flagged_whatever_its_namesakes
 def test_once_the_window_has_passed_the_same_deletion_is_not_flagged(tmp_path, capsys, case):
     _code, found = review(tmp_path, capsys, case, 100)
     assert found == []
+
+
+def test_an_undeprecation_on_main_is_not_skipped_by_a_merge_that_keeps_an_older_version(tmp_path, capsys):
+    """A branch cut while the field was deprecated merges main with `-s ours`: git's history
+    simplification would follow that branch and skip main's un-deprecation, dating the
+    deprecation to the first one, 70 days ago. Main's own line says it came back today."""
+    path, plain, head = "s/o.proto", proto("string legacy = 2;"), proto("reserved 2;")
+    marked = plain.replace(*PROTO_MARK)
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    commit_at(repo, NOW - timedelta(days=100), {path: plain, **CONFIG}, "first")
+    commit_at(repo, NOW - timedelta(days=70), {path: marked}, "deprecate")
+    git(repo, "branch", "old", "HEAD")
+    commit_at(repo, NOW - timedelta(days=40), {path: plain}, "un-deprecate")
+    git(repo, "checkout", "-q", "old")
+    commit_at(repo, NOW - timedelta(days=1), {path: marked.replace("string id", "bytes id")}, "again")
+    dated = {**os.environ, **{f"GIT_{who}_DATE": (NOW - timedelta(hours=2)).isoformat()
+                              for who in ("AUTHOR", "COMMITTER")}}
+    git(repo, "merge", "-q", "-s", "ours", "main", "-m", "keep ours", env=dated)
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--no-ff", "old", "-m", "merge old", env=dated)
+    git(repo, "checkout", "-q", "-b", "feature")
+    commit_at(repo, NOW - timedelta(hours=1), {path: head.replace("string id", "bytes id")}, "delete")
+    code = main(["review", "--repo", str(repo), "--base", "main", "--head", "feature",
+                 "--output", "json"], now=NOW)
+    found = [f for f in json.loads(capsys.readouterr().out)["findings"]
+             if f["rule"] == "SCHEMA_DEPRECATION_WINDOW"]
+    assert [(f["path"], f["severity"]) for f in found] == [("Order.legacy", "error")]
+    assert "on the day it was marked deprecated, 2026-12-02 (commit date)" in found[0]["message"]
+    assert code == 1
