@@ -25,8 +25,10 @@ def check(base: str, head: str, *, fmt: Format, file: str, history: History,
     """
     if window_days <= 0 or not history:
         return []
-    out, marked = [], States(history, lambda text: deprecated_identities(text, fmt=fmt))
-    for identity, path, line in deleted_deprecated(base, head, fmt=fmt):
+    deleted = deleted_deprecated(base, head, fmt=fmt)
+    wanted = frozenset(identity for identity, _path, _line in deleted)
+    out, marked = [], States(history, lambda text: deprecated_identities(text, fmt=fmt) & wanted)
+    for identity, path, line in deleted:
         since = marked.since(identity)
         if since is None or aware(now) >= since + timedelta(days=window_days):
             continue
@@ -55,6 +57,7 @@ def deleted_deprecated(base: str, head: str, *, fmt: Format) -> list[tuple[str, 
 
 
 def deprecated_identities(text: str, *, fmt: Format) -> frozenset[str]:
-    """The identities of the elements the schema text marks as deprecated."""
-    return frozenset(element.identity for element in elements(text, fmt=fmt).values()
+    """The identities of the elements the schema text marks as deprecated, all of them: an
+    element past a cap would look never deprecated, and its deletion would go unchecked."""
+    return frozenset(element.identity for element in elements(text, fmt=fmt, limit=None).values()
                      if element.deprecated)
