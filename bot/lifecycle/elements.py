@@ -42,7 +42,7 @@ class Element(NamedTuple):
     # What stays the same across versions whatever else the file declares (an Avro record's
     # full name, a JSON Schema path from `$`, whatever the title); "" when it is the path.
     key: str = ""
-    line: int = 0  # where the text declares it, when the reading knows (protobuf); 0 otherwise
+    line: int = 0  # where the text declares it: protobuf always, JSON when asked; 0 otherwise
 
     @property
     def identity(self) -> str:
