@@ -29,7 +29,11 @@ HISTORIES_PER_QUERY = 50
 # A version is dated when GitHub merged the pull request that brought it (its commit's date is
 # the author's to choose); a commit on the default branch has one such pull request, others may
 # list open ones too (no mergedAt).
-LANDED = "associatedPullRequests(first: 5) { nodes { mergedAt } }"
+# With it, the version the base branch held just before that merge (the merge's first parent):
+# `history(path:)` follows whichever parent of a merge holds the same file, and so can skip
+# versions the base branch itself held (a branch that merged it with `-s ours`).
+LANDED = ("associatedPullRequests(first: 5) {{ nodes {{ mergedAt mergeCommit {{ parents(first: 1) "
+          "{{ nodes {{ history(path: $p{index}, first: 1) {{ nodes {{ oid }} }} }} }} }} }} }}")
 HISTORY_QUERY = """query($owner: String!, $name: String!, $ref: String!, $first: Int!, {declarations}) {{
   repository(owner: $owner, name: $name) {{ object(expression: $ref) {{ ... on Commit {{ {selections} }} }} }}
 }}"""
@@ -170,25 +174,45 @@ class RepoReads(RepoBase):
             query = HISTORY_QUERY.format(
                 declarations=", ".join(f"$p{index}: String!" for index in range(len(chunk))),
                 selections=" ".join(f"h{index}: history(path: $p{index}, first: $first) "
-                                    f"{{ nodes {{ oid committedDate {LANDED} }} }}"
+                                    f"{{ nodes {{ oid committedDate {LANDED.format(index=index)} }} }}"
                                     for index in range(len(chunk))))
             data = self._graphql(query, variables)
             commit = ((data.get("data") or {}).get("repository") or {}).get("object") or {}
             for index, path in enumerate(chunk):
                 nodes = (commit.get(f"h{index}") or {}).get("nodes") or []
-                found[path] = [(node["oid"], *_landed(node)) for node in nodes if node]
+                found[path] = _main_line([(node["oid"], *_landed(node)) for node in nodes if node])
         return found
 
 
-def _landed(commit: dict) -> tuple[str, Clock]:
+def _landed(commit: dict) -> tuple[str, Clock, str | None]:
     """When the commit reached the branch: the latest merge of a pull request that brought it
-    (never a time in the author's favour), else the date its author gave it."""
+    (never a time in the author's favour), else the date its author gave it; and the commit of
+    the version the branch held before that merge (None: unknown, or the file was new)."""
     pulls = (commit.get("associatedPullRequests") or {}).get("nodes") or []
-    merges = [(when, pull["mergedAt"]) for pull in pulls
+    merges = [(when, pull["mergedAt"], _before(pull)) for pull in pulls
               if pull and (when := parse_time(pull.get("mergedAt") or ""))]
     if merges:
-        return max(merges)[1], Clock.MERGED
-    return commit["committedDate"], Clock.COMMIT
+        _when, merged_at, before = max(merges, key=lambda merge: merge[0])
+        return merged_at, Clock.MERGED, before
+    return commit["committedDate"], Clock.COMMIT, None
+
+
+def _before(pull: dict) -> str | None:
+    parents = ((pull.get("mergeCommit") or {}).get("parents") or {}).get("nodes") or []
+    versions = ((parents[0] or {}).get("history") or {}).get("nodes") or [] if parents else []
+    return versions[0].get("oid") if versions and versions[0] else None
+
+
+def _main_line(versions: list[tuple[str, str, Clock, str | None]]) -> list[tuple[str, str, Clock]]:
+    """The versions, cut after the first one whose merge followed a side branch past versions the
+    base branch held: what the branch said before it is unknown, so no run of versions (and no
+    window) reaches back past it. A cut history only ever dates an element later."""
+    listed = {sha for sha, *_rest in versions}
+    for index, (_sha, _date, _clock, before) in enumerate(versions):
+        if before is not None and before not in listed:
+            versions = versions[:index + 1]
+            break
+    return [(sha, date, clock) for sha, date, clock, _before in versions]
 
 
 def _blob_query(owner: str, name: str, chunk: list[tuple[str, str]]) -> tuple[str, dict]:

@@ -97,8 +97,14 @@ def show(repo: Path, ref: str, path: str) -> bytes | None:
 
 
 def history(repo: Path, base: str, path: str) -> list[tuple[str, str, bytes]]:
-    """(sha, ISO date, text) of the file's versions reachable from `base`, newest first."""
-    log = git(repo, "log", f"-n{MAX_HISTORY}", "--format=%H %cI", base, "--", path).decode()
+    """(sha, ISO date, text) of the file's versions on `base`'s own line, newest first.
+
+    First parents only: the versions the branch itself held, in order. Git's default history
+    simplification follows whichever parent of a merge has the same file, so a branch that
+    merged the base with `-s ours` would hide the versions the base held in between.
+    """
+    log = git(repo, "log", "--first-parent", f"-n{MAX_HISTORY}", "--format=%H %cI", base, "--",
+              path).decode()
     out = []
     for line in log.splitlines():
         sha, date = line.split(" ", 1)

@@ -4,6 +4,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from bot.lifecycle.deprecation import check, deleted_deprecated
+from bot.lifecycle.elements import MAX_ELEMENTS
 from bot.lifecycle.since import Clock
 from rules import Format, Severity, Side
 
@@ -38,11 +39,11 @@ JSON_HEAD = '{"type": "object", "properties": {"id": {"type": "string"}}}'
 
 
 @pytest.mark.parametrize("fmt, base, head, expected", [
-    (Format.PROTOBUF, PROTO_BASE, PROTO_HEAD, [("coupon", "Order.coupon", 4)]),
+    (Format.PROTOBUF, PROTO_BASE, PROTO_HEAD, [("Order.coupon", "Order.coupon", 4)]),
     (Format.PROTOBUF, PROTO_UNMARKED, PROTO_HEAD, []),  # never deprecated: the engine's business
     (Format.PROTOBUF, PROTO_BASE, PROTO_BASE, []),  # still there
-    (Format.AVRO, AVRO_BASE, AVRO_HEAD, [("pager", "User.pager", 4), ("fax", "User.fax", 3)]),
-    (Format.JSONSCHEMA, JSON_BASE, JSON_HEAD, [("fax", "fax", 3)]),
+    (Format.AVRO, AVRO_BASE, AVRO_HEAD, [("User.pager", "User.pager", 4), ("User.fax", "User.fax", 3)]),
+    (Format.JSONSCHEMA, JSON_BASE, JSON_HEAD, [("$.fax", "$.fax", 3)]),
     (Format.AVRO, "not json", AVRO_HEAD, []),
 ])
 def test_deleted_deprecated(fmt, base, head, expected):
@@ -93,3 +94,16 @@ def test_the_finding_says_whose_clock_dated_the_deprecation(clock, days, said):
     [finding] = check(PROTO_BASE, PROTO_HEAD, fmt=Format.PROTOBUF, file="o.proto", history=history,
                       window_days=14, now=NOW, severity=Severity.WARNING)
     assert said in finding.message
+
+
+def test_a_deprecated_field_past_the_calendars_element_cap_is_still_dated():
+    """The calendar reads at most MAX_ELEMENTS per version; the window reads every element, so
+    a field declared after that many others cannot look never deprecated."""
+    fields = "".join(f"  string f{number} = {number};\n" for number in range(1, MAX_ELEMENTS + 2))
+    base = f"message Big {{\n{fields}  string last = {MAX_ELEMENTS + 2} [deprecated = true];\n}}\n"
+    head = base.replace(f"  string last = {MAX_ELEMENTS + 2} [deprecated = true];\n", "")
+    history = [("1" * 40, (NOW - timedelta(days=2)).isoformat(), base),
+               ("2" * 40, (NOW - timedelta(days=30)).isoformat(), head)]
+    [finding] = check(base, head, fmt=Format.PROTOBUF, file="big.proto", history=history,
+                      window_days=14, now=NOW, severity=Severity.WARNING)
+    assert (finding.path, finding.line) == ("Big.last", MAX_ELEMENTS + 3)

@@ -39,7 +39,7 @@ enum PullRequestState { OPEN CLOSED MERGED }
 type PullRequest implements Node {
   id: ID! number: Int! state: PullRequestState! title: String! merged: Boolean! mergedAt: DateTime
   headRefOid: GitObjectID! baseRefOid: GitObjectID! headRefName: String! baseRefName: String!
-  changedFiles: Int! author: Actor
+  changedFiles: Int! author: Actor mergeCommit: Commit
   comments(first: Int, last: Int, after: String, before: String): IssueCommentConnection!
   reviewThreads(first: Int, last: Int, after: String, before: String): PullRequestReviewThreadConnection!
 }
@@ -79,7 +79,9 @@ type Commit implements Node & GitObject {
   associatedPullRequests(first: Int, last: Int, after: String, before: String,
                          orderBy: PullRequestOrder = {field: CREATED_AT, direction: ASC}): PullRequestConnection
   file(path: String!): TreeEntry
+  parents(first: Int): CommitConnection!
 }
+type CommitConnection { totalCount: Int! nodes: [Commit] }
 enum PullRequestOrderField { CREATED_AT UPDATED_AT }
 input PullRequestOrder { field: PullRequestOrderField! direction: OrderDirection! }
 type CommitHistoryConnection { totalCount: Int! pageInfo: PageInfo! nodes: [Commit] }
@@ -149,6 +151,8 @@ def _build():
     schema.get_type("Commit").fields["history"].resolve = _history
     schema.get_type("Commit").fields["associatedPullRequests"].resolve = review_state.associated_pull_requests
     schema.get_type("Commit").fields["file"].resolve = _file
+    schema.get_type("Commit").fields["parents"].resolve = _parents
+    schema.get_type("PullRequest").fields["mergeCommit"].resolve = _merge_commit
     schema.get_type("Tree").fields["entries"].resolve = _entries
     schema.get_type("CheckSuite").fields["checkRuns"].resolve = review_state.check_runs
     mutation["minimizeComment"].resolve = _minimize
@@ -237,6 +241,17 @@ def _history(commit, _info, first=None, path=None):
     return {"totalCount": len(shas), "nodes": [_commit(commit["_repo"], sha) for sha in page],
             "pageInfo": {"hasNextPage": len(shas) > len(page), "hasPreviousPage": False,
                          "startCursor": None, "endCursor": None}}
+
+
+def _parents(commit, _info, first=None):
+    parents = commit["_repo"].git.info(commit["oid"]).parents
+    page = parents[:min(first or 100, 100)]
+    return {"totalCount": len(parents), "nodes": [_commit(commit["_repo"], sha) for sha in page]}
+
+
+def _merge_commit(pull, _info):
+    pr = pull["_pr"]
+    return _commit(pr.repo, pr.merge_commit_sha) if pr.merge_commit_sha else None
 
 
 def _comment(ctx: Ctx, node_id: str):

@@ -6,19 +6,27 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from tests.integration.test_review_flow import AVRO_BASE, JSON_BASE, PROTO_BASE, open_pull, review_of
+from tests.security.commands_flow import clock_ahead
 
+DAY = 86400
 NO_PHONE = JSON_BASE.replace(',\n    "phone": {"type": "string"}', "")
 PHONE_REQUIRED = JSON_BASE.replace('"required": ["id"]', '"required": ["id", "phone"]')
 DEPRECATED = PROTO_BASE.replace("string note = 2;", "string note = 2 [deprecated = true];")
 RESERVED = PROTO_BASE.replace("  string note = 2;\n", "  reserved 2;\n  reserved \"note\";\n")
+# The deleted field's name left in a comment, and a namesake in another message: neither is it.
+DISGUISED = RESERVED.replace('reserved "note";', 'reserved "note"; // was: note = 2') + \
+    "message Refund {\n  string note = 1;\n}\n"
 TOTAL_DEPRECATED = DEPRECATED.replace("int64 total = 3;", "int64 total = 3 [deprecated = true];")
 
 
-def test_deleting_a_field_deprecated_three_days_ago_warns_about_the_window(github, app_url):
-    repo = github.create_repo("acme", "window", {"proto/order.proto": PROTO_BASE},)
+@pytest.mark.parametrize("head", [RESERVED, DISGUISED], ids=["reserved", "name-left-elsewhere"])
+def test_deleting_a_field_deprecated_three_days_ago_warns_about_the_window(github, app_url, head):
+    refund = "message Refund {\n  string note = 1;\n}\n" if head is DISGUISED else ""
+    repo = github.create_repo("acme", f"window-{len(refund)}", {"proto/order.proto": PROTO_BASE + refund})
     three_days_ago = datetime.now(timezone.utc) - timedelta(days=3)
-    repo.commit("main", {"proto/order.proto": DEPRECATED}, "Deprecate note", author_date=three_days_ago)
-    repo.commit("feature", {"proto/order.proto": RESERVED}, "Remove note", base="main")
+    repo.commit("main", {"proto/order.proto": DEPRECATED + refund}, "Deprecate note",
+                author_date=three_days_ago)
+    repo.commit("feature", {"proto/order.proto": head}, "Remove note", base="main")
     pull = github.open_pull(repo.owner, repo.name, "feature", "main", "Remove note")
     run = review_of(github, app_url, repo, pull)
     assert run.conclusion == "success"  # reserved correctly: only the window warns
@@ -154,3 +162,32 @@ def test_the_calendar_reads_every_files_history_in_a_constant_number_of_calls(gi
     reads = collections.Counter(c.operation for c in github.calls
                                 if c.operation in ("graphql", "repos/list-commits"))
     assert reads == {"graphql": 3}, reads  # the review's query, the histories, the older texts
+
+
+@pytest.mark.parametrize("kept_ours", [True, False], ids=["side-branch-kept-ours", "straight"])
+def test_an_undeprecation_on_main_is_not_skipped_by_a_merge_that_keeps_an_older_version(
+        github, app_url, kept_ours):
+    """`note` deprecated 70 days ago, un-deprecated 40 days ago, deprecated again today by a
+    pull request whose branch was cut from the first deprecation and merged main with `-s ours`:
+    GitHub's `history(path:)` follows that branch past main's un-deprecation, yet the
+    deprecation counts from today's merge either way."""
+    repo = github.create_repo("acme", f"undeprecated-{kept_ours}", {"proto/order.proto": PROTO_BASE})
+    with clock_ahead(github, -70 * DAY):
+        first = repo.commit("deprecate", {"proto/order.proto": DEPRECATED}, "Deprecate", base="main")
+        github.merge_pull(github.open_pull(repo.owner, repo.name, "deprecate", "main", "Deprecate"))
+    with clock_ahead(github, -40 * DAY):
+        repo.commit("restore", {"proto/order.proto": PROTO_BASE}, "Un-deprecate", base="main")
+        github.merge_pull(github.open_pull(repo.owner, repo.name, "restore", "main", "Un-deprecate"))
+    again = DEPRECATED.replace("int64 total", "uint64 total")
+    repo.commit("again", {"proto/order.proto": again}, "Deprecate again",
+                base=first if kept_ours else "main")
+    if kept_ours:
+        repo.commit("again", {"proto/order.proto": again}, "Merge main, keep ours",
+                    merged=(repo.sha("main"),))
+    github.merge_pull(github.open_pull(repo.owner, repo.name, "again", "main", "Deprecate again"))
+    repo.commit("feature", {"proto/order.proto": RESERVED.replace("int64 total", "uint64 total")},
+                "Remove note", base="main")
+    run = review_of(github, app_url, repo,
+                    github.open_pull(repo.owner, repo.name, "feature", "main", "Remove note"))
+    today = datetime.now(timezone.utc).date().isoformat()
+    assert f"on the day it was marked deprecated, {today} (merged on GitHub)" in run.output["summary"]
