@@ -47,9 +47,11 @@ FILE_BUDGET_MEMORY_BYTES = 2 * 1024 * 1024 * 1024
 # The largest answer a worker may send back (findings of a 2 MiB schema stay far below).
 MAX_ANSWER_BYTES = 256 * 1024 * 1024
 
-# Counterexample search (rules.examples, `check --examples`): seconds one finding may take,
-# seconds all findings of one comparison may take together, and candidate records tried per
-# finding. None of these changes a verdict: a search cut short only leaves "example": null.
+# Counterexample search (rules.examples, `check --examples`): CPU seconds of the searching thread
+# one finding may take, and all findings of one comparison together (CPU, not wall-clock: the
+# same example is found on a busy machine as on an idle one; the file's own wall-clock budget
+# still bounds the whole), and candidate records tried per finding. None of these changes a
+# verdict: a search cut short only leaves "example": null.
 EXAMPLE_SECONDS_PER_FINDING = 1.0
 EXAMPLE_SECONDS_PER_CHECK = 5.0
 EXAMPLE_CANDIDATES = 64

@@ -76,7 +76,7 @@ def _finders():
 class Search:
     """Examples for the findings of one check (all its `against` versions share the deadline)."""
 
-    def __init__(self, fmt: Format, *, mode: Mode, options: Options, clock=time.monotonic):
+    def __init__(self, fmt: Format, *, mode: Mode, options: Options, clock=time.thread_time):
         self.fmt, self.mode, self.options, self._clock = fmt, mode, options, clock
         self._deadline: float | None = None  # set when the first findings arrive, not while parsing
         self._finder_class = _finders()[fmt]

@@ -9,7 +9,7 @@ from .. import limits
 class Budget:
     """A deadline and a candidate count for one finding, inside the comparison's own deadline."""
 
-    def __init__(self, overall: float, *, clock=time.monotonic):
+    def __init__(self, overall: float, *, clock=time.thread_time):
         self._clock = clock
         self._end = min(overall, clock() + limits.EXAMPLE_SECONDS_PER_FINDING)
         self._left = limits.EXAMPLE_CANDIDATES
