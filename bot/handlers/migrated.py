@@ -13,7 +13,7 @@ import logging
 
 from github import GithubException
 
-from bot.ambient.jobs import Job
+from bot.ambient.jobs import Job, Superseded
 from bot.config.config import Permission
 from bot.config.configfile import ConfigError
 from bot.config.consumers import split_owner
@@ -113,8 +113,15 @@ def answers_for(repo, owner: str, user: str) -> bool:
 
 
 def recheck(github, repo, tracking: Tracked, *, installation: int, default_branch: str, now) -> None:
-    """Review again the open pull requests that change the tracking issue's file."""
+    """Review again the open pull requests that change the tracking issue's file. One that cannot
+    be reviewed now keeps its check (review_head fails it closed) and does not undo the
+    confirmation already recorded: the next push or `/schema-review recheck` reviews it."""
     for number, head in repo.open_pulls()[:MAX_PULLS_RECHECKED]:
-        if any(tracking.file in (f.filename, getattr(f, "previous_filename", None))
-               for f in repo.changed_files(number)):
+        if not any(tracking.file in (f.filename, getattr(f, "previous_filename", None))
+                   for f in repo.changed_files(number)):
+            continue
+        try:
             review_head(github, Target(installation, repo.full_name, default_branch, head, number), now=now)
+        except (GithubException, Superseded) as error:
+            log.warning("re-review after a confirmation failed", extra={
+                "repository": repo.full_name, "pull": number, "error": type(error).__name__})
