@@ -24,15 +24,16 @@ class Tracked(Protocol):
 
 TITLE = "Schema migration: {element} in {file} ({kind})"
 MAX_TITLE = 240
-WHAT = {"deprecated": "deprecated {element}; it may be removed once every consumer below has moved",
-        "double-write": "deprecated {element}, replaced by {replacement} (a double-write); the old one may be "
-                        "removed once every consumer below reads the new one",
-        "pending promotion": "made {element} optional; it may become required once every consumer below "
-                             "writes it"}
+WHAT = {"deprecated": "deprecated {element}",
+        "double-write": "deprecated {element}, replaced by {replacement} (a double-write)",
+        "pending promotion": "added {element} as optional"}
+NEXT = {"deprecated": "It may be removed once every consumer below has stopped reading it.",
+        "double-write": "The old one may be removed once every consumer below reads the new one.",
+        "pending promotion": "It may become required once every consumer below writes it."}
 WINDOW = {"deprecated": "Deprecated since {since}; the window ends on {due}.",
           "double-write": "Double-written since {since}; the window ends on {due}.",
           "pending promotion": "Optional since {since}; the window ends on {due}."}
-LEAD = "Pull request [#{pull}]({url}) {what}, in {file}."
+LEAD = "Pull request [#{pull}]({url}) {what} in {file}. {next}"
 CONSUMERS = ("**Consumers** (`consumers:` in the default branch's `.github/schema-review.yml`): once you no "
              "longer depend on the old shape, comment `/schema-migrated` here (`/schema-migrated revoke` "
              "withdraws it). Only a listed user, or a member of a listed team, counts.")
@@ -63,7 +64,8 @@ def body(tracking: Tracked, *, owners: Sequence[str], confirmed_by: Mapping[str,
     """The issue's body, ending with `record` (the sealed marker naming the migration)."""
     what = WHAT.get(tracking.kind, WHAT["deprecated"]).format(
         element=code(tracking.element), replacement=code(tracking.replacement))
-    lines = [LEAD.format(pull=tracking.pull, url=pull_url, what=what, file=code(tracking.file)), ""]
+    lines = [LEAD.format(pull=tracking.pull, url=pull_url, what=what, file=code(tracking.file),
+                         next=NEXT.get(tracking.kind, NEXT["deprecated"])), ""]
     if tracking.since and tracking.due:
         lines += [prose(WINDOW.get(tracking.kind, WINDOW["deprecated"]).format(since=tracking.since, due=tracking.due)), ""]
     lines += [CONSUMERS, ""]

@@ -29,7 +29,7 @@ def deliver(github, app_url, event, payload):
     assert response.status_code in (200, 202), response.text
 
 
-def merged_deprecation(github, app_url, config=CONSUMERS):
+def merged_deprecation(github, app_url, config=CONSUMERS, change=DEPRECATED):
     """A repository whose `email` a merged pull request deprecated, its merge delivered."""
     repo = github.create_repo("acme", f"migrating-{next(_names)}",
                               {"schemas/user.avsc": AVRO_BASE, CONFIG: config})
@@ -37,7 +37,7 @@ def merged_deprecation(github, app_url, config=CONSUMERS):
     for login in ("mona", "carol", "dave"):
         github.set_permission("acme", repo.name, login, "read")
     github.set_team_member("acme", "billing", "carol")
-    repo.commit("deprecate", {"schemas/user.avsc": DEPRECATED}, "Deprecate email", base="main")
+    repo.commit("deprecate", {"schemas/user.avsc": change}, "Deprecate email", base="main")
     pull = github.open_pull(repo.owner, repo.name, "deprecate", "main", "Deprecate email")
     github.merge_pull(pull)
     github.clear_calls()
@@ -50,8 +50,8 @@ def merged_deprecation(github, app_url, config=CONSUMERS):
     return repo, pull
 
 
-def removal(github, app_url, repo):
-    repo.commit("remove", {"schemas/user.avsc": REMOVED}, "Remove email", base="main")
+def removal(github, app_url, repo, text=REMOVED):
+    repo.commit("remove", {"schemas/user.avsc": text}, "Remove email", base="main")
     pull = github.open_pull(repo.owner, repo.name, "remove", "main", "Remove email")
     deliver(github, app_url, "pull_request", github.pull_request_event("opened", pull))
     wait_for_check(github, repo, pull.head_sha)
@@ -203,6 +203,28 @@ def test_the_merge_that_completes_the_migration_closes_its_issue(github, app_url
     assert replies(github, repo, issue)[-1] == (f"The migration is complete: pull request #{pull.number} "
                                                 "removed `UserEvent.email`. Closing.")
     assert github.violations == []
+
+
+OPTIONAL_PHONE = AVRO_BASE.replace('{"name": "email", "type": "string"}',
+                                   '{"name": "email", "type": "string"},\n    '
+                                   '{"name": "phone", "type": ["null", "string"], "default": null}')
+REQUIRED_PHONE = OPTIONAL_PHONE.replace('{"name": "phone", "type": ["null", "string"], "default": null}',
+                                        '{"name": "phone", "type": "string"}')
+
+
+def test_a_promotion_before_its_window_passes_once_every_consumer_confirmed(github, app_url):
+    repo, _ = merged_deprecation(github, app_url, change=OPTIONAL_PHONE)
+    [issue] = github.issues(repo.owner, repo.name)
+    assert issue.title == "Schema migration: UserEvent.phone in schemas/user.avsc (pending promotion)"
+    pull = removal(github, app_url, repo, text=REQUIRED_PHONE)
+    run = check(github, repo, pull)
+    assert run.conclusion == "failure"
+    assert '"UserEvent.phone" is made required while pending promotion before its window has passed' in _said(run)
+    for login in ("carol", "mona"):
+        command(github, app_url, issue, "/schema-migrated", login)
+    run = check(github, repo, pull)
+    assert run.conclusion == "success", _said(run)  # the promotion's own error is a warning now
+    assert "| warning | `schemas/user.avsc:7` | `AVRO_NULLABLE_MADE_NON_NULLABLE` |" in _said(run), _said(run)
 
 
 def test_without_consumers_a_merge_opens_nothing_and_asks_nothing(github, app_url):
