@@ -19,6 +19,11 @@ from bot.review.confirmations import owners_of
 
 log = logging.getLogger("schema_review.tracking")
 
+# Issues opened per merge: GitHub's secondary limits count content creation, and a pull request
+# deprecating hundreds of fields must not flood the repository. A migration left without an issue
+# cannot be confirmed, so ending it early stays an error a maintainer may override.
+MAX_OPENED = 25
+
 
 def handle_merged(job: Job, *, github, now=utc_now) -> None:
     payload = job.payload
@@ -38,11 +43,16 @@ def handle_merged(job: Job, *, github, now=utc_now) -> None:
     if not started and not ended:
         return
     tracked = tracking_issues(github, repo)
-    url = str(merged.get("html_url") or "")
+    url, opened = str(merged.get("html_url") or ""), 0
     for file, migration in started:
         known = tracked.get((file.path, migration.element))
         if known is not None and (known.open or known.pull == pull.number):
             continue  # tracked already (a redelivery, or a migration restarted while one is open)
+        if opened >= MAX_OPENED:
+            log.warning("tracking issues not opened: over the limit per merge",
+                        extra={"repository": repo.full_name, "pull": pull.number})
+            break
+        opened += 1
         tracking = Tracked(file.path, migration.element, migration.kind.value, pull.number,
                            since=migration.since.isoformat() if migration.since else "",
                            due=migration.due.isoformat() if migration.due else "",

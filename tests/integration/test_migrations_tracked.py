@@ -227,6 +227,21 @@ def test_a_promotion_before_its_window_passes_once_every_consumer_confirmed(gith
     assert "| warning | `schemas/user.avsc:7` | `AVRO_NULLABLE_MADE_NON_NULLABLE` |" in _said(run), _said(run)
 
 
+def test_one_merge_opens_at_most_25_tracking_issues(github, app_url):
+    fields = ",\n    ".join(f'{{"name": "f{i:02}", "type": "string"}}' for i in range(30))
+    wide = AVRO_BASE.replace('{"name": "email", "type": "string"}', fields)
+    repo = github.create_repo("acme", f"migrating-{next(_names)}", {"schemas/user.avsc": wide, CONFIG: CONSUMERS})
+    repo.commit("deprecate", {"schemas/user.avsc": wide.replace('"type": "string"}', '"type": "string", '
+                                                                '"deprecated": true}')}, "Deprecate all", base="main")
+    pull = github.open_pull(repo.owner, repo.name, "deprecate", "main", "Deprecate all")
+    github.merge_pull(pull)
+    deliver(github, app_url, "pull_request", github.pull_request_event("closed", pull))
+    wait_for(lambda: github.issues(repo.owner, repo.name), what="the tracking issues")
+    settle(github)
+    assert len(github.issues(repo.owner, repo.name)) == 25
+    assert github.violations == []
+
+
 def test_without_consumers_a_merge_opens_nothing_and_asks_nothing(github, app_url):
     repo, _ = merged_deprecation(github, app_url, config="compatibility: backward\n")
     assert github.issues(repo.owner, repo.name) == []
