@@ -16,6 +16,10 @@ SCHEMA_NOT_REVIEWED = "SCHEMA_NOT_REVIEWED"
 # Not configurable either: a type an added or changed file defines that another file of the head
 # defines too (bot/review/duplicate_types.py); the second definition would be compared with nothing.
 SCHEMA_IDENTITY_DUPLICATED = "SCHEMA_IDENTITY_DUPLICATED"
+# Not configurable either: a change completing a migration (a deprecated field removed, an
+# optional one made required) of a file with `consumers:`, judged by who confirmed they moved
+# (bot/review/confirmations.py): an error before the window, a warning after, a note once all have.
+CONSUMERS_MIGRATION = "SCHEMA_CONSUMERS_MIGRATION"
 BOT_RULES = frozenset({SCHEMA_INVALID, SCHEMA_FILE_REMOVED, DEPRECATION_WINDOW})
 
 

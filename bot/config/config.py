@@ -48,7 +48,7 @@ from rules.protobuf.bufyaml import Layout
 
 from bot.config import configschema, consumers, globs
 from bot.config.bot_rules import (  # noqa: F401 (re-exported: the config's readers name them from here)
-    BOT_RULES, DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_IDENTITY_DUPLICATED, SCHEMA_INVALID,
+    BOT_RULES, CONSUMERS_MIGRATION, DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_IDENTITY_DUPLICATED, SCHEMA_INVALID,
     SCHEMA_NOT_REVIEWED, SCHEMA_REVIEW_BUDGET, Conclusion)
 from bot.config.configfile import ConfigError, Node, did_you_mean, load  # noqa: F401 (ConfigError: re-exported)
 from bot.config.extends import BAD_TARGET, EXTENDS_KEY, split_target

@@ -7,9 +7,12 @@ from bot.handlers.events import Work, classify
 from bot.ambient.jobs import Job
 from bot.handlers.action import handle_action
 from bot.handlers.comment import CommandContext, handle_command
+from bot.handlers.migrated import handle_migrated
 from bot.handlers.pull_request import handle_review
+from bot.handlers.tracking import handle_merged
 
-HANDLERS = {Work.REVIEW: handle_review, Work.ACTION: handle_action}
+HANDLERS = {Work.REVIEW: handle_review, Work.ACTION: handle_action, Work.MERGED: handle_merged,
+            Work.MIGRATED: handle_migrated}
 
 
 def handle_job(job: Job, *, github, commands: CommandContext | None = None) -> None:

@@ -12,6 +12,7 @@ from bot.overrides.records import MARKER_PATTERN
 from bot.overrides.permissions import decide, level, uninvolved
 from bot.render.escape import code, quote
 from bot.overrides.seen import Seen, parse_time, seen_at
+from bot.handlers.confirmations import with_confirmations
 from bot.handlers.evaluate import evaluate
 from bot.handlers.pull_request import review_head
 from bot.handlers.target import Target
@@ -85,7 +86,7 @@ def handle_override(github, where: Command, command: Parsed, *, pushes: Sequence
     if command.kind is Kind.REVOKE:
         reply = REVOKED.format(user=user)
     else:
-        outcome = _override(where, command, pushes=pushes, now=now)
+        outcome = _override(github, where, command, pushes=pushes, now=now)
         if isinstance(outcome, Refusal):
             return answer(repo, pull.number, comment_id, CONFUSED, outcome.reply)
         record, reply, prepared = outcome.record, outcome.reply, outcome.prepared
@@ -124,14 +125,15 @@ class Refusal:
     reply: str
 
 
-def _override(where: Command, command: Parsed, *, pushes, now) -> Accepted | Refusal:
+def _override(github, where: Command, command: Parsed, *, pushes, now) -> Accepted | Refusal:
     """What an override command amounts to on the head its author saw."""
     repo, pull, user, config = where.repo, where.pull, where.user, where.config
     sha = pull.head.sha
     seen = seen_at(pushes, written=parse_time(where.comment["created_at"]), current=sha)
     if not seen.known:
         return Refusal(UNKNOWN_HEAD.format(user=user, sha=code(sha[:7])))
-    result = evaluate(repo, pull, config, head_sha=sha, now=now)
+    # What the check shows: the consumers' confirmations counted, so their errors can be overridden too.
+    result = with_confirmations(github, repo, config, evaluate(repo, pull, config, head_sha=sha, now=now), now=now)
     breaking = errors(result)
     if not breaking:
         return Refusal(NOTHING.format(user=user))

@@ -11,6 +11,7 @@ from bot.github.checks import LOOK_UP, Verdict
 from bot.ambient.jobs import Job, Superseded, is_final
 from bot.overrides.verdict import active, records_in, verdict
 from bot.overrides.permissions import decide, level
+from bot.handlers.confirmations import with_confirmations
 from bot.handlers.consumers import notify_consumers
 from bot.handlers.publish import publish_comments
 from bot.overrides.records import scope_of
@@ -67,14 +68,15 @@ def review_head(github, target: Target, *, now=utc_now, prepared: tuple | None =
     """Put the head's schema-review check in progress and complete it with a verdict.
 
     `prepared` is (pull, config, result) when the caller has just reviewed this head itself
-    (a /schema-override command): the files are not fetched and checked a second time.
+    (a /schema-override command), consumers' confirmations counted: the files are not fetched
+    and checked a second time.
     """
     repo = github.repo(target.installation_id, target.repository)
     check = _Check(repo, target.head_sha)
     try:
         if prepared is not None:
             run, _before = check.start()
-            return _conclude(github, repo, run, target, *prepared)
+            return _conclude(github, repo, run, target, *prepared, gated=True)
         if target.pull_number is not None and target.group_base is None:
             return _review_pull(github, repo, check, target, now=now)
         run, before = check.start()
@@ -244,14 +246,17 @@ def _review(github, repo, run, before: Verdict | None, target: Target, *, now) -
 
 def _conclude(github, repo, run, target: Target, pull, config: Config, result: ReviewResult, *,
               state: ReviewState | None = None, siblings: list[int] | None = None, now=utc_now,
-              group: list | None = None) -> str:
+              group: list | None = None, gated: bool = False) -> str:
     """Apply the overrides, complete the check run, and post what is new (on pull requests:
     a merge group has no conversation to post in). `state` holds the conversation and the
     review threads when the review state query read them already.
 
     The check run belongs to the commit, and branch protection reads it for every pull request
     with that head: so it carries the worst verdict of all of them (`siblings`: the other open
-    pull requests with this head; None: look them up)."""
+    pull requests with this head; None: look them up). `gated`: the consumers' confirmations
+    (bot/handlers/confirmations.py) are counted in `result` already."""
+    if not gated:
+        result = with_confirmations(github, repo, config, result, now=now)
     conclusion, title, summary = _overridden(github, repo, group if group is not None else [pull],
                                              config, result,
                                              conversation=state.conversation if state else None)
@@ -263,8 +268,8 @@ def _conclude(github, repo, run, target: Target, pull, config: Config, result: R
                         [n for n in repo.pulls_for_commit(target.head_sha) if n != pull.number])
         for number in siblings:
             other = repo.pull(number)
-            found = _overridden(github, repo, [other], config,
-                                evaluate(repo, other, config, head_sha=target.head_sha, now=now))
+            found = _overridden(github, repo, [other], config, with_confirmations(
+                github, repo, config, evaluate(repo, other, config, head_sha=target.head_sha, now=now), now=now))
             if found[0] is Conclusion.FAILURE and conclusion is not Conclusion.FAILURE:
                 conclusion = Conclusion.FAILURE
                 title = SIBLING_FAILS.format(number=number, base=other.base.ref, title=found[1])

@@ -33,6 +33,11 @@ class Migration:
     new: bool = False
     bounded: bool = False  # the history read ends inside the run: `since` may be earlier still
     clock: Clock | None = None  # whose clock dated `since`; None when it is not from history
+    # The App's tracking issue of the migration, and which consumers confirmed they have moved
+    # (bot/review/confirmations.py): known only to the App, never to the CLI.
+    issue: str = ""  # the issue's URL; empty when the migration has none
+    confirmed: tuple[str, ...] = ()  # owners (`@user`, `@org/team`) who confirmed
+    waiting: tuple[str, ...] = ()  # owners who have not
 
     def to_json(self) -> dict:
         return {"file": self.file, "kind": self.kind.value, "element": self.element,
@@ -42,12 +47,13 @@ class Migration:
 
 
 def in_flight(text: str, *, file: str, fmt: Format, history: History, config: Config,
-              now: datetime, added: bool = False) -> list[Migration]:
+              now: datetime, added: bool = False, settled: bool = False) -> list[Migration]:
     """What `text` has in flight, dated by `history` (the file on the base branch, newest first).
 
     An element deprecated or made optional by `text` itself is `new`, dated today. A field
     optional since the oldest version looked at is part of the design, not a migration; one
-    whose promotion window has passed is settled (making it required is only a warning).
+    whose promotion window has passed is settled (making it required is only a warning), and
+    left out unless `settled`.
     """
     deprecation_days, promotion_days = config.deprecation_window_days, config.promotion_window_days
     current = elements(text, fmt=fmt)
@@ -59,7 +65,8 @@ def in_flight(text: str, *, file: str, fmt: Format, history: History, config: Co
             out.append(_deprecation(path, current, versions, file=file, today=today,
                                     window=deprecation_days, added=added))
         elif element.optional and promotion_days > 0 and not added and len(versions.present):
-            found = _promotion(path, versions, file=file, now=aware(now), window=promotion_days)
+            found = _promotion(path, versions, file=file, now=aware(now), window=promotion_days,
+                               settled=settled)
             out += [found] if found else []
     return sorted(out, key=lambda m: (m.file, m.element))
 
@@ -104,7 +111,7 @@ def _deprecation(path: str, current: dict[str, Element], versions: _Versions, *,
 
 
 def _promotion(path: str, versions: _Versions, *, file: str, now: datetime,
-               window: int) -> Migration | None:
+               window: int, settled: bool = False) -> Migration | None:
     """Dated as the review stages the promotion (bot/lifecycle/promotion.py), so the two never disagree."""
     start = versions.optional.start(path)
     before = 0 if start is None else start + 1  # the version before it became optional
@@ -115,7 +122,22 @@ def _promotion(path: str, versions: _Versions, *, file: str, now: datetime,
                          promotable_from(now, window).date(), new=True)
     since = versions.optional.date(start)
     due = promotable_from(since, window)
-    if now >= due:
+    if now >= due and not settled:
         return None
     return Migration(file, Kind.PROMOTION, path, since.date(), due.date(),
                      clock=versions.optional.clock(start))
+
+
+def ended(base: str, head: str | None, *, file: str, fmt: Format, history: History, config: Config,
+          now: datetime) -> list[Migration]:
+    """The base's migrations that `head` completes: a deprecated element (or the old half of a
+    double-write) gone, an optional one pending promotion made required; dated as in the base.
+    `history` is the base branch's, starting with the base itself."""
+    found = in_flight(base, file=file, fmt=fmt, history=history, config=config, now=now, settled=True)
+    after = elements(head, fmt=fmt) if head is not None else {}
+    out = []
+    for migration in found:
+        kept = after.get(migration.element)
+        if kept is None or (migration.kind is Kind.PROMOTION and not kept.optional):
+            out.append(migration)
+    return out

@@ -18,9 +18,11 @@ from bot.render.calendar import words
 NOTHING = "No migrations in flight."
 ROW = "  {element}: {what}, since {since}{due}"
 CONSUMERS = "  read by: {owners}"
-# The App keeps who was asked (in its reviews on GitHub); a local run sees only the config.
-THE_APPS = ("Consumers are asked to review, and their answers kept, by the schema-review App on "
-            "GitHub; a local run cannot see them.")
+# The App keeps who was asked (in its reviews) and who confirmed (in each migration's tracking
+# issue) on GitHub; a local run sees only the config.
+THE_APPS = ("Consumers are asked to review, and confirm each migration with `/schema-migrated` in its "
+            "tracking issue, through the schema-review App on GitHub; confirmations are the App's, "
+            "and a local run cannot see them.")
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,11 @@ UNKNOWN = "unknown (no history)"
 OR_EARLIER = "{since} or earlier"  # the history read ends there
 WHAT = {Kind.DEPRECATED: "deprecated", Kind.DOUBLE_WRITE: "double-write, replaced by {replacement}",
         Kind.PROMOTION: "optional, pending promotion to required"}
+# Added when the App knows a migration's tracking issue (files with `consumers:`).
+CONSUMERS_HEADER = " Consumers |"
+CONFIRMED = "confirmed: {owners}"
+WAITING = "waiting for: {owners}"
+ISSUE = "[tracking issue]({url})"
 DUE = {Kind.DEPRECATED: "removable from {due}", Kind.DOUBLE_WRITE: "old one removable from {due}",
        Kind.PROMOTION: "promotable from {due}"}
 
@@ -40,11 +45,24 @@ def table(migrations: Sequence[Migration]) -> list[str]:
     if not migrations:
         return []
     rows = []
+    tracked = any(m.issue for m in migrations[:MAX_ROWS])
     for migration in migrations[:MAX_ROWS]:
         what, since, due = words(migration, quote=code)
         # `what` holds the replacement already as a code span; the rest is prose.
         shown = what if migration.kind is Kind.DOUBLE_WRITE else prose(what)
+        extra = f" {cell(consumers(migration))} |" if tracked else ""
         rows.append(f"| {cell(code(migration.file))} | {cell(code(migration.element))} "
-                    f"| {cell(shown)} | {cell(prose(since))} | {cell(prose(due))} |")
+                    f"| {cell(shown)} | {cell(prose(since))} | {cell(prose(due))} |{extra}")
     more = len(migrations) - MAX_ROWS
-    return ["", HEADING, "", LEAD, "", HEADER, *rows, *([""] + [MORE.format(count=more)] if more > 0 else [])]
+    header = HEADER.replace("|\n", "|" + CONSUMERS_HEADER + "\n", 1) + "---|" if tracked else HEADER
+    return ["", HEADING, "", LEAD, "", header, *rows, *([""] + [MORE.format(count=more)] if more > 0 else [])]
+
+
+def consumers(migration: Migration) -> str:
+    """Who confirmed and who has not, with the tracking issue's link (a GitHub URL); owners as
+    code, so the table mentions nobody."""
+    if not migration.issue:
+        return ""
+    parts = [CONFIRMED.format(owners=", ".join(map(code, migration.confirmed)))] if migration.confirmed else []
+    parts += [WAITING.format(owners=", ".join(map(code, migration.waiting)))] if migration.waiting else []
+    return "; ".join(parts + [ISSUE.format(url=migration.issue)])

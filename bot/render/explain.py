@@ -5,7 +5,7 @@ from functools import lru_cache
 
 from rules import Direction, Finding, Mode, Severity, all_specs
 
-from bot.config.config import (DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_IDENTITY_DUPLICATED,
+from bot.config.config import (CONSUMERS_MIGRATION, DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_IDENTITY_DUPLICATED,
                                SCHEMA_INVALID, SCHEMA_NOT_REVIEWED, SCHEMA_REVIEW_BUDGET)
 from bot.render.escape import code
 
@@ -51,11 +51,16 @@ OWN_RULES = {
                          "not had the full deprecation window to stop reading it."),
     SCHEMA_REVIEW_BUDGET: UNCHECKED,
     SCHEMA_NOT_REVIEWED: UNCHECKED,
+    CONSUMERS_MIGRATION: ("**What breaks:** the consumers named, who have not confirmed in the "
+                          "migration's tracking issue that they no longer read the old element."),
     SCHEMA_IDENTITY_DUPLICATED: ("**What breaks:** unknown: the second definition of the type was "
                                  "compared with nothing, and readers resolving the name may get "
                                  "either one."),
 }
 OWN_ADVICE = {
+    CONSUMERS_MIGRATION: ("**What to do:** wait until each consumer named has commented "
+                          "`/schema-migrated` in the tracking issue (the check runs again then), "
+                          "or have a maintainer accept it with `/schema-override <reason>`."),
     SCHEMA_INVALID: "**What to do:** correct the schema at the line shown; nothing else was checked.",
     SCHEMA_FILE_REMOVED: ("**What to do:** keep the file until nothing reads or writes it, or "
                           "move it (a rename is not a removal)."),

@@ -27,6 +27,9 @@ class FileReview:
     removed: bool = False
     version: str = ""  # a digest of both versions' content: what whole-file findings are bound to
     migrations: tuple = ()  # bot.lifecycle.migrations.Migration: what the head has in flight
+    # Migrations of the base this change completes (element removed or promoted), for a file
+    # with `consumers:` only: the gate asks whether they confirmed (bot/review/confirmations.py).
+    ended: tuple = ()
     # Not changed by the pull request: reviewed because it uses a file that is. It has no
     # diff to comment on; its findings show in the summary and as annotations.
     context: bool = False

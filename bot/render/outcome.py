@@ -6,7 +6,7 @@ from typing import Iterator
 from rules import Finding, Side
 from rules.output.model import FileResult, Located, Outcome, RuleHelp, in_order
 
-from bot.config.config import (DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_IDENTITY_DUPLICATED,
+from bot.config.config import (CONSUMERS_MIGRATION, DEPRECATION_WINDOW, SCHEMA_FILE_REMOVED, SCHEMA_IDENTITY_DUPLICATED,
                                SCHEMA_INVALID, SCHEMA_NOT_REVIEWED, SCHEMA_REVIEW_BUDGET)
 from bot.render.fingerprint import of as fingerprint_of
 from bot.render import check_run, explain
@@ -21,6 +21,7 @@ SUMMARIES = {
     SCHEMA_REVIEW_BUDGET: "a schema file could not be reviewed within its time or memory budget",
     SCHEMA_NOT_REVIEWED: "a schema file was not reviewed (too many, too large or unreadable)",
     SCHEMA_IDENTITY_DUPLICATED: "a type is defined in two schema files of the head",
+    CONSUMERS_MIGRATION: "a migration ended before every consumer confirmed it had moved",
 }
 BOT_RULES = {rule: RuleHelp(summary=summary,
                             markdown=f"{explain.OWN_RULES[rule]}\n\n{explain.OWN_ADVICE[rule]}")

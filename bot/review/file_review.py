@@ -77,8 +77,10 @@ def review_file(change: FileChange, classified: Classification, config: Config, 
     charted = migrations.in_flight(head, file=change.path, fmt=classified.format, now=now,
                                    config=config, history=change.history if base is not None else (),
                                    added=base is None) if chart else []
+    finished = migrations.ended(base, head, file=base_path, fmt=classified.format, now=now, config=config,
+                                history=change.history) if base is not None and config.consumers_of(base_path) else []
     return file_review(change, classified, findings=tuple(findings), notes=tuple(notes),
-                 migrations=tuple(charted))
+                 migrations=tuple(charted), ended=tuple(finished))
 
 
 def file_review(change: FileChange, classified: Classification, **values) -> FileReview:

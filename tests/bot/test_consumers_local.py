@@ -45,8 +45,9 @@ def test_lifecycle_shows_each_files_consumers_and_that_asking_them_is_the_apps(c
         "schemas/user.avsc",
         "  read by: @acme/billing (Billing \\x1b[2J), @mona (Billing \\x1b[2J)",
         "  User.email: deprecated, since 2026-12-01 (commit date); removable from 2026-12-15",
-        "Consumers are asked to review, and their answers kept, by the schema-review App on GitHub; "
-        "a local run cannot see them."]
+        "Consumers are asked to review, and confirm each migration with `/schema-migrated` in its "
+        "tracking issue, through the schema-review App on GitHub; confirmations are the App's, and a "
+        "local run cannot see them."]
     code, out = run(capsys, "lifecycle", "--repo", str(repo), "--output", "json")
     assert json.loads(out)["consumers"] == [{"file": "schemas/user.avsc",
                                              "owners": ["@acme/billing (Billing \x1b[2J)", "@mona (Billing \x1b[2J)"]}]

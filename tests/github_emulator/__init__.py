@@ -37,13 +37,15 @@ check_responses=True)``):
   inspectors  check_runs(owner, name, sha=None), reviews(owner, name, number=None),
               review_comments(owner, name, number=None) (.is_minimized), issue_comments(...),
               reactions(comment_id=None), statuses, redeliveries,
-              requested_reviewers(owner, name, number) -> {"users": [...], "teams": [...]}
+              requested_reviewers(owner, name, number) -> {"users": [...], "teams": [...]},
+              issues(owner, name) -> [Issue] (issues share numbers with pull requests)
   faults      inject(method, path_regex, *, status=None, times=1, headers=None, delay=0.0,
               body=None) -> Fault, clear_faults()
   webhooks    deliver(app_url, event, payload, secret, *, delivery_id=None) -> requests.Response,
               pull_request_event(action, pull, *, sender=None, **top_level_keys),
               issue_comment_event(pull, body, user, *, action="created", user_type="User",
-              comment=None), check_run_event(action, run, *, identifier=None)
+              comment=None), issue_comment_on_issue_event(issue, body, user, *, user_type="User",
+              comment=None) (add_issue_comment takes an Issue too), check_run_event(action, run, *, identifier=None)
 Repo: owner, name, full_name, id, installation_id, default_branch, git (GitStore),
   commit(branch, files, message="Update", *, author_date=None, base=None) -> sha
   (files: {path: str | bytes | None}, None deletes), sha(ref), read(ref, path) -> bytes | None.
@@ -57,9 +59,9 @@ on any violation.
 """
 from .emulator import GitHubEmulator
 from .faults import Fault
-from .records import (Call, CheckRun, Delivery, IssueComment, Permission, Reaction, Review,
+from .records import (Call, CheckRun, Delivery, Issue, IssueComment, Permission, Reaction, Review,
                       ReviewComment, Violation)
 from .repos import PullRequest, Repo
 
-__all__ = ["GitHubEmulator", "Fault", "Call", "CheckRun", "Delivery", "IssueComment", "Permission",
+__all__ = ["GitHubEmulator", "Fault", "Call", "CheckRun", "Delivery", "Issue", "IssueComment", "Permission",
            "Reaction", "Review", "ReviewComment", "Violation", "PullRequest", "Repo"]

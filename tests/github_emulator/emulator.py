@@ -13,7 +13,7 @@ from . import spec as spec_module
 from . import webhooks
 from .faults import Fault, Faults
 from .inspection import Inspection
-from .records import CheckRun, Delivery, IssueComment, Permission, ReviewComment
+from .records import CheckRun, Delivery, Issue, IssueComment, Permission, ReviewComment
 from .repos import PullRequest, Repo
 from .server import create_app
 from .state import State
@@ -173,12 +173,14 @@ class GitHubEmulator(Inspection):
             item.body = body
             item.updated_at = item.last_edited_at = self.state.now()
 
-    def add_issue_comment(self, pull: PullRequest, body: str, *, user: str = "octocat",
+    def add_issue_comment(self, pull: PullRequest | Issue, body: str, *, user: str = "octocat",
                           user_type: str = "User") -> IssueComment:
-        """A comment written by someone else (a human, another bot) on the PR conversation."""
+        """A comment written by someone else (a human, another bot) on the PR conversation (or
+        an issue's)."""
         with self.state.lock:
             now = self.state.now()
-            item = IssueComment(self.state.next_id(), pull.repo.full_name, pull.number, user, body,
+            where = pull.repo if isinstance(pull, Issue) else pull.repo.full_name
+            item = IssueComment(self.state.next_id(), where, pull.number, user, body,
                                 now, now, user_type=user_type)
             self.state.issue_comments[item.id] = item
             return item
@@ -217,6 +219,11 @@ class GitHubEmulator(Inspection):
                             user_type: str = "User", comment: IssueComment | None = None) -> dict:
         return webhooks.issue_comment_event(self, pull, body, user, action=action, user_type=user_type,
                                             comment=comment)
+
+    def issue_comment_on_issue_event(self, issue: Issue, body: str, user: str, *, user_type: str = "User",
+                                     comment: IssueComment | None = None) -> dict:
+        return webhooks.issue_comment_on_issue_event(self, issue, body, user, user_type=user_type,
+                                                     comment=comment)
 
     def merge_group_event(self, repo: Repo, pull: PullRequest, *, base_sha: str, head_sha: str) -> dict:
         return webhooks.merge_group_event(self, repo, pull, base_sha=base_sha, head_sha=head_sha)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from . import anchors
 from . import shapes_pulls as sp
+from .handlers_issues import thread
 from .handlers_pulls import author
 from .ops import DOCS, NOT_FOUND, ApiError, Ctx, Reply, operation, paginate, require
 from .records import IssueComment, Review, ReviewComment
@@ -97,9 +98,9 @@ def delete_review_comment(ctx: Ctx, owner: str, repo: str, comment_id) -> Reply:
 
 @operation("issues/list-comments")
 def list_issue_comments(ctx: Ctx, owner: str, repo: str, issue_number) -> Reply:
-    pr = ctx.pull(owner, repo, issue_number)
+    full_name, number = thread(ctx, owner, repo, issue_number)
     items = sorted((c for c in ctx.state.issue_comments.values()
-                    if c.repo == pr.repo.full_name and c.issue_number == pr.number), key=lambda c: c.id)
+                    if c.repo == full_name and c.issue_number == number), key=lambda c: c.id)
     page = paginate(ctx, items)
     page.body = [sp.issue_comment(ctx.api, c) for c in page.body]
     return page
@@ -107,10 +108,10 @@ def list_issue_comments(ctx: Ctx, owner: str, repo: str, issue_number) -> Reply:
 
 @operation("issues/create-comment")
 def create_issue_comment(ctx: Ctx, owner: str, repo: str, issue_number) -> Reply:
-    pr = ctx.pull(owner, repo, issue_number)
+    full_name, number = thread(ctx, owner, repo, issue_number)
     login, kind = author(ctx)
     now = ctx.state.now()
-    item = IssueComment(ctx.state.next_id(), pr.repo.full_name, pr.number, login, ctx.json("body"),
+    item = IssueComment(ctx.state.next_id(), full_name, number, login, ctx.json("body"),
                         now, now, user_type=kind)
     ctx.state.issue_comments[item.id] = item
     return Reply(201, sp.issue_comment(ctx.api, item))

@@ -65,6 +65,11 @@ class Inspection:
         return [c for c in self.state.issue_comments.values()
                 if c.repo == full and number in (None, c.issue_number)]
 
+    def issues(self, owner: str, name: str) -> list:
+        """The repository's issues (not pull requests), by number."""
+        key = self.repo(owner, name).full_name.lower()
+        return [i for (k, _n), i in sorted(self.state.issues.items()) if k == key]
+
     def requested_reviewers(self, owner: str, name: str, number: int) -> dict[str, list[str]]:
         """Who was asked to review: {"users": [logins], "teams": [slugs]}, in the order asked."""
         found = self.state.requested.get((self.repo(owner, name).full_name.lower(), number), {})

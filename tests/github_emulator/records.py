@@ -107,6 +107,22 @@ class ReviewComment:
 
 
 @dataclass
+class Issue:
+    """An issue (not a pull request); it shares the repository's numbers with pull requests."""
+    id: int
+    repo: str
+    number: int
+    title: str
+    body: str
+    user: str
+    created_at: str
+    updated_at: str
+    user_type: str = "User"
+    state: str = "open"
+    closed_at: str | None = None
+
+
+@dataclass
 class IssueComment:
     id: int
     repo: str

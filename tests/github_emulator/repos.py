@@ -76,6 +76,8 @@ class PullRequest:
     merged_at: str | None = None
     merge_commit_sha: str | None = None
     landed: tuple[str, ...] = ()
+    # The base branch's commit when it merged: GitHub keeps showing it (and the files) after.
+    merged_base: str | None = None
 
     @property
     def merged(self) -> bool:
@@ -91,7 +93,7 @@ class PullRequest:
 
     @property
     def base_sha(self) -> str:
-        return self.repo.sha(self.base)
+        return self.merged_base or self.repo.sha(self.base)
 
     @property
     def merge_base(self) -> str:

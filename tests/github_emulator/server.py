@@ -8,7 +8,7 @@ import time
 from flask import Flask, Response, request
 
 from . import graphql_api, handlers_app, handlers_checks, handlers_comments, handlers_git  # noqa: F401
-from . import handlers_pulls, handlers_reactions, handlers_reviewers  # noqa: F401  (importing registers the handlers)
+from . import handlers_issues, handlers_pulls, handlers_reactions, handlers_reviewers  # noqa: F401  (importing registers the handlers)
 from . import limits, manifest_flow
 from .auth import AuthError, bearer, looks_like_jwt
 from .faults import Faults

@@ -47,6 +47,56 @@ EXTRA_PATHS: dict[str, dict] = {
                                "pem": {"type": "string"}}}]}}}},
             "404": {"$ref": "#/components/responses/not_found"},
             "422": {"$ref": "#/components/responses/validation_failed_simple"}}}},
+    # Missing from the shared subset: GitHub's issues themselves (list, create, get, update), for
+    # the tracking issues of migrations (bot/github/issues.py). Shapes cut down to what GitHub sends.
+    "/repos/{owner}/{repo}/issues": {
+        "get": {
+            "operationId": "issues/list-for-repo",
+            "parameters": [
+                {"$ref": "#/components/parameters/owner"}, {"$ref": "#/components/parameters/repo"},
+                {"name": "state", "in": "query", "schema": {"type": "string", "enum": ["open", "closed", "all"]}},
+                {"name": "creator", "in": "query", "schema": {"type": "string"}},
+                {"name": "sort", "in": "query", "schema": {"type": "string", "enum": ["created", "updated", "comments"]}},
+                {"name": "direction", "in": "query", "schema": {"type": "string", "enum": ["asc", "desc"]}},
+                {"$ref": "#/components/parameters/per-page"}, {"$ref": "#/components/parameters/page"}],
+            "responses": {"200": {"description": "Response", "content": {"application/json": {
+                "schema": {"type": "array", "items": {"$ref": "#/components/schemas/x-emulator-issue"}}}}},
+                "404": {"$ref": "#/components/responses/not_found"}}},
+        "post": {
+            "operationId": "issues/create",
+            "parameters": [{"$ref": "#/components/parameters/owner"}, {"$ref": "#/components/parameters/repo"}],
+            "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                "type": "object", "required": ["title"],
+                "properties": {"title": {"type": "string"}, "body": {"type": "string"},
+                               "labels": {"type": "array", "items": {"type": "string"}},
+                               "assignees": {"type": "array", "items": {"type": "string"}}}}}}},
+            "responses": {"201": {"description": "Response", "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/x-emulator-issue"}}}},
+                "403": {"$ref": "#/components/responses/forbidden"},
+                "404": {"$ref": "#/components/responses/not_found"},
+                "422": {"$ref": "#/components/responses/validation_failed_simple"}}}},
+    "/repos/{owner}/{repo}/issues/{issue_number}": {
+        "get": {
+            "operationId": "issues/get",
+            "parameters": [{"$ref": "#/components/parameters/owner"}, {"$ref": "#/components/parameters/repo"},
+                           {"$ref": "#/components/parameters/issue-number"}],
+            "responses": {"200": {"description": "Response", "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/x-emulator-issue"}}}},
+                "404": {"$ref": "#/components/responses/not_found"}}},
+        "patch": {
+            "operationId": "issues/update",
+            "parameters": [{"$ref": "#/components/parameters/owner"}, {"$ref": "#/components/parameters/repo"},
+                           {"$ref": "#/components/parameters/issue-number"}],
+            "requestBody": {"required": False, "content": {"application/json": {"schema": {
+                "type": "object",
+                "properties": {"title": {"type": "string"}, "body": {"type": "string", "nullable": True},
+                               "state": {"type": "string", "enum": ["open", "closed"]},
+                               "state_reason": {"type": "string", "nullable": True,
+                                                "enum": ["completed", "not_planned", "reopened"]}}}}}},
+            "responses": {"200": {"description": "Response", "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/x-emulator-issue"}}}},
+                "404": {"$ref": "#/components/responses/not_found"},
+                "422": {"$ref": "#/components/responses/validation_failed_simple"}}}},
     # Missing from the shared subset: GitHub's "Request reviewers for a pull request".
     "/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers": {"post": {
         "operationId": "pulls/request-reviewers",
@@ -63,6 +113,25 @@ EXTRA_PATHS: dict[str, dict] = {
             # "Unprocessable Entity if user or team is not a collaborator"
             "422": {"description": "Unprocessable Entity", "content": {"application/json": {
                 "schema": {"$ref": "#/components/schemas/basic-error"}}}}}}},
+}
+
+# The subset has no `issue` schema: the fields GitHub always sends, as its issue schema types them.
+EXTRA_SCHEMAS: dict[str, dict] = {
+    "x-emulator-issue": {
+        "type": "object",
+        "required": ["id", "node_id", "number", "title", "state", "user", "url", "html_url", "body",
+                     "created_at", "updated_at", "closed_at"],
+        "properties": {
+            "id": {"type": "integer"}, "node_id": {"type": "string"}, "number": {"type": "integer"},
+            "title": {"type": "string"}, "state": {"type": "string"},
+            "body": {"type": "string", "nullable": True},
+            "user": {"$ref": "#/components/schemas/simple-user"},
+            "url": {"type": "string"}, "html_url": {"type": "string"},
+            "comments_url": {"type": "string"},
+            "created_at": {"type": "string", "format": "date-time"},
+            "updated_at": {"type": "string", "format": "date-time"},
+            "closed_at": {"type": "string", "format": "date-time", "nullable": True},
+            "pull_request": {"type": "object"}}},
 }
 
 
@@ -90,6 +159,8 @@ class Spec:
         self.doc = json.loads(path.read_text())
         for template, ops in EXTRA_PATHS.items():
             self.doc["paths"].setdefault(template, copy.deepcopy(ops))
+        for name, schema in EXTRA_SCHEMAS.items():
+            self.doc["components"]["schemas"].setdefault(name, copy.deepcopy(schema))
         _null_in_nullable_enums(self.doc)
         self.api = OpenAPI.from_dict(self.doc)
         self._routes = sorted(self._compile(), key=lambda r: (r[0].count("{"), -len(r[0])))

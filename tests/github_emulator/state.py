@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .auth import AppCredentials
-from .records import (Call, CheckRun, Delivery, IssueComment, Permission, Reaction, Review,
+from .records import (Call, CheckRun, Delivery, Issue, IssueComment, Permission, Reaction, Review,
                       ReviewComment, Violation)
 from .repos import PullRequest, Repo
 
@@ -34,6 +34,7 @@ class State:
         self.reviews: dict[int, Review] = {}
         self.review_comments: dict[int, ReviewComment] = {}
         self.issue_comments: dict[int, IssueComment] = {}
+        self.issues: dict[tuple[str, int], Issue] = {}  # (repository lower, number)
         self.reactions: dict[int, Reaction] = {}
         self.permissions: dict[tuple[str, str], tuple[Permission, str]] = {}
         self.team_members: dict[tuple[str, str, str], dict] = {}
@@ -82,15 +83,28 @@ class State:
     def add_pull(self, repo: Repo, *, head: str, base: str, title: str, user: str,
                  body: str = "", draft: bool = False) -> PullRequest:
         repo.sha(head), repo.sha(base)  # both branches must exist, as on GitHub
-        number = 1 + max((n for (key, n) in self.pulls if key == repo.full_name.lower()), default=0)
+        number = self.next_number(repo)
         pull = PullRequest(repo, number, head, base, title, user, body, self.now(), draft=draft,
                            id=self.next_id())
         self.pulls[(repo.full_name.lower(), number)] = pull
         return pull
 
+    def next_number(self, repo: Repo) -> int:
+        """Issues and pull requests share one sequence of numbers per repository, as on GitHub."""
+        key = repo.full_name.lower()
+        return 1 + max((n for (k, n) in [*self.pulls, *self.issues] if k == key), default=0)
+
+    def add_issue(self, repo: Repo, *, title: str, body: str, user: str, user_type: str) -> Issue:
+        now = self.now()
+        issue = Issue(self.next_id(), repo.full_name, self.next_number(repo), title, body, user, now, now,
+                      user_type=user_type)
+        self.issues[(repo.full_name.lower(), issue.number)] = issue
+        return issue
+
     def merge_pull(self, pull: PullRequest, *, squash: bool = False) -> str:
         """Merge the pull request now, as GitHub does; the merge commit's sha."""
         landed = tuple(pull.commits())  # the head's commits the base did not have yet
+        pull.merged_base = pull.base_sha
         sha = pull.repo.git.merge(pull.base, pull.head_sha, f"Merge pull request #{pull.number} "
                                   f"from {pull.head}", squash=squash)
         pull.state, pull.merged_at, pull.merge_commit_sha = "closed", self.now(), sha

@@ -17,7 +17,8 @@ import requests
 from tests.shared import shared_path
 
 from . import shapes, shapes_pulls
-from .records import CheckRun, Delivery, IssueComment
+from .handlers_issues import issue_shape as shapes_pulls_issue
+from .records import CheckRun, Delivery, Issue, IssueComment
 from .repos import PullRequest, Repo
 from .spec import SHARED_GITHUB
 
@@ -107,6 +108,7 @@ def pull_request_event(emulator: "GitHubEmulator", action: str, pull: PullReques
     _user(api, pr["user"], pull.user)
     _pull_side(api, pr["head"], pull, pull.head, pull.head_sha)
     _pull_side(api, pr["base"], pull, pull.base, pull.base_sha)
+    pr.update(merged=pull.merged, merged_at=pull.merged_at, merge_commit_sha=pull.merge_commit_sha)
     if action == "synchronize":
         parents = repo.git.info(pull.head_sha).parents
         payload.update(after=pull.head_sha, before=extra.pop("before", parents[0] if parents else None))
@@ -138,6 +140,27 @@ def issue_comment_event(emulator: "GitHubEmulator", pull: PullRequest, body: str
     payload["comment"].update(id=comment.id, node_id=comment.node_id, body=body,
                               created_at=comment.created_at, updated_at=comment.updated_at,
                               url=shown["url"], html_url=shown["html_url"], issue_url=issue["url"])
+    _user(api, payload["comment"]["user"], user, user_type)
+    _common(emulator, payload, repo, user, user_type)
+    return payload
+
+
+def issue_comment_on_issue_event(emulator: "GitHubEmulator", issue: Issue, body: str, user: str, *,
+                                 user_type: str = "User", comment: IssueComment | None = None) -> dict:
+    """An issue_comment.created webhook on an issue that is not a pull request; the comment is
+    added to the emulator unless given."""
+    payload = example("issue_comment.created.json")
+    api, repo = emulator.url, emulator.state.repo_by_key(issue.repo)
+    if comment is None:
+        comment = emulator.add_issue_comment(issue, body, user=user, user_type=user_type)
+    shown_issue = shapes_pulls_issue(api, issue)
+    payload["issue"].update({k: v for k, v in shown_issue.items() if k != "user"})
+    payload["issue"].pop("pull_request", None)
+    _user(api, payload["issue"]["user"], issue.user, issue.user_type)
+    shown = shapes_pulls.issue_comment(api, comment)
+    payload["comment"].update(id=comment.id, node_id=comment.node_id, body=comment.body,
+                              created_at=comment.created_at, updated_at=comment.updated_at,
+                              url=shown["url"], html_url=shown["html_url"], issue_url=shown_issue["url"])
     _user(api, payload["comment"]["user"], user, user_type)
     _common(emulator, payload, repo, user, user_type)
     return payload

@@ -50,6 +50,11 @@ REQUIRED = {
     "minimize": ("pull_requests", "write"),
     "request_reviewers": ("pull_requests", "write"),  # `consumers:` asked to review (users and teams)
     "own_reviews": ("pull_requests", "read"),  # who the App asked before (its sealed consumer records)
+    # Migrations' tracking issues (bot/github/issues.py): opened, found again, read, ticked and closed.
+    "create_issue": ("issues", "write"),
+    "own_issues": ("issues", "read"),
+    "issue": ("issues", "read"),
+    "update_issue": ("issues", "write"),
 }
 # Calls outside the named operations: creating the check run, and the events the App handles.
 ALSO = {("checks", "write")}
