@@ -124,7 +124,7 @@ def test_a_removal_fails_until_every_real_consumer_confirms_and_a_revoke_restore
     assert run.conclusion == "failure", run.output
     assert RULE in run.output["text"] + run.output["summary"]
     assert f"consumers who have not confirmed they moved: @\u200bacme/billing, @\u200bmona. Tracking issue: " \
-           f"#{issue.number}." in run.output["text"] + run.output["summary"]
+           f"#\u200b{issue.number}." in run.output["text"] + run.output["summary"]  # in prose, as escaped
 
     command(github, app_url, issue, "/schema-migrated", "dave")  # read access, but no consumer
     assert "only the consumers listed for `schemas/user.avsc` can confirm" in replies(github, repo, issue)[-1]

@@ -103,8 +103,11 @@ def test_two_force_pushes_in_one_second_stay_tied_and_the_real_head_is_reviewed(
         for event in reversed(events):
             deliver(github, url, event)
     assert completed_run(github, repo, pull.head_sha).conclusion == "failure"
+    # Both are taken up: waited for with a deadline (a quiet spell proves nothing on a busy machine).
+    wait_for(lambda: sum(1 for call in github.calls if call.operation == FILES) == 2,
+             what="both heads' file listings")
     settle(github)
-    assert sum(1 for call in github.calls if call.operation == FILES) == 2  # both taken up
+    assert sum(1 for call in github.calls if call.operation == FILES) == 2
     assert heads_with_runs(github, repo, events) == [pull.head_sha]
 
 

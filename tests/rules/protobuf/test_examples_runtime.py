@@ -106,6 +106,7 @@ class _Compiled:
     def __init__(self, source: Source):
         self.name = GENERATED
         self._proto = self.done.get(source.text)
+        self.files: dict = {}  # no import paths: imported types stay on the using field
 
     def result(self) -> bytes:
         from google.protobuf import descriptor_pb2
