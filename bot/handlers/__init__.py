@@ -9,13 +9,15 @@ from bot.handlers.action import handle_action
 from bot.handlers.comment import CommandContext, handle_command
 from bot.handlers.pull_request import handle_review
 
-HANDLERS = {Work.REVIEW: handle_review, Work.ACTION: handle_action}
+HANDLERS = {Work.ACTION: handle_action}
 
 
 def handle_job(job: Job, *, github, commands: CommandContext | None = None) -> None:
     work = classify(job.event, job.payload).work
     if work is Work.COMMAND:
         return handle_command(job, github=github, context=commands or CommandContext())
+    if work is Work.REVIEW:  # overrides count only while their authors are uninvolved: the push log says
+        return handle_review(job, github=github, pushes=(commands or CommandContext()).pushes)
     handler = HANDLERS.get(work)
     if handler is not None:
         handler(job, github=github)

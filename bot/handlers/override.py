@@ -96,7 +96,7 @@ def handle_override(github, where: Command, command: Parsed, *, pushes: Sequence
     answer(repo, pull.number, comment_id, THUMBS_UP, reply + "\n\n" + marker)
     if command.kind is Kind.REVOKE:
         _withdraw(github, repo, pull.number, scope=where.scope, user=user)
-    review_head(github, where.target, now=now, prepared=prepared)
+    review_head(github, where.target, now=now, prepared=prepared, pushes=lambda _pull: pushes)
 
 
 def _withdraw(github, repo, number: int, *, scope: str, user: str) -> None:

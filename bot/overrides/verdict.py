@@ -7,7 +7,7 @@ from typing import Callable, Iterable
 
 from rules import Severity
 
-from bot.render.fingerprint import of as fingerprint_of
+from bot.render.fingerprint import covered_by_override
 from bot.overrides.records import seal, unseal
 from bot.render.escape import cell, code, text
 from bot.render.markdown import fit
@@ -18,8 +18,11 @@ TITLE = "Overridden by {users}"
 TITLE_PARTIAL = "{title} ({count} not covered by the override)"
 SECTION = "### Override\n\n| By | When | Reason | Covers | Command |\n|---|---|---|---|---|"
 COVERED = "**Overridden** ({count}): {items}"
-NOT_COVERED = ("**Not covered** ({count}): {items}. These breaking changes appeared after the "
-               "override, or were outside its scope; the check fails until they are fixed or overridden.")
+NOT_COVERED = ("**Not covered** ({count}): {items}. These breaking changes appeared or changed after "
+               "the override (it covers only the changes its author saw), were outside its scope, or "
+               "its author has since pushed to or committed in this pull request; the check fails "
+               "until they are fixed or overridden again by someone with the right to override who "
+               "did not write or push them.")
 EVERYTHING = "every breaking change then present"
 ON_HEAD = " (as of {sha})"
 
@@ -79,8 +82,9 @@ def active(records: list[Record], *, still_allowed: Callable[[str], bool]) -> li
 
 
 def errors(result: ReviewResult) -> list[tuple[str, str, object]]:
-    """(fingerprint, file, finding) of every error-level finding: what an override can cover."""
-    return [(fingerprint_of(f, file), file.path, f)
+    """(fingerprint, file, finding) of every error-level finding: what an override can cover
+    (the fingerprint names the change itself, so a different change at the element is not covered)."""
+    return [(covered_by_override(f, file), file.path, f)
             for file in result.files for f in file.findings if f.severity is Severity.ERROR]
 
 

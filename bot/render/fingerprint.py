@@ -34,6 +34,19 @@ def of(finding: Finding, file) -> str:
     return fingerprint(finding, file=file.path, version=version)
 
 
+def covered_by_override(finding: Finding, file) -> str:
+    """What an override records it covers: the finding's identity and what the change is.
+
+    A comment follows an element (`of`), but an override accepts one change: another change at
+    the same element (`int` -> `string`, then `int` -> `array`) is one its author never saw. The
+    rule's own description (`Finding.change`, without dates or blame added since) and the older
+    version it is against are stable across pushes that leave the change alone.
+    """
+    described = " ".join(finding.change.split())
+    parts = (of(finding, file), described, finding.side.value, finding.against or "")
+    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:16]
+
+
 def marker(value: str) -> str:
     return MARKER.format(fingerprint=value)
 
