@@ -140,15 +140,16 @@ def fail_closed(repo, run, before: Verdict | None, *, reason: str) -> str:
 
 
 def current_overrides(github, repo, pull, config: Config, *, conversation=None,
-                      pushes: PushLog = NO_PUSH_LOG) -> list:
+                      pushes: PushLog = NO_PUSH_LOG) -> tuple[list, list]:
     """Accepted overrides recorded in the App's own comments, re-checked against permission and
     against involvement: an overrider who has since pushed to or committed in the pull request
     no longer counts (`override.allow_committers` aside), as when the override was given.
-    `conversation` is the pull request's comments when the review state query has them."""
+    (counted records, [(record, why)] of those that no longer count). `conversation` is the
+    pull request's comments when the review state query has them."""
     if conversation is None:
         conversation = repo.issue_comments(pull.number)
     bodies = bodies_by(conversation, github.bot_login())
-    cache: dict[str, bool] = {}
+    cache: dict[str, str] = {}  # why a user may no longer override; "" when they may
     found: list = []  # the pull request's contributions, asked for once and only if needed
 
     def contributions():
@@ -156,17 +157,22 @@ def current_overrides(github, repo, pull, config: Config, *, conversation=None,
             found.append(of_pull(repo, pull, pushes(f"{repo.full_name}#{pull.number}")))
         return found[0]
 
-    def still_allowed(user: str) -> bool:
+    def why_not(user: str) -> str:
         if user not in cache:
-            cache[user] = decide(user, author=pull.user.login, policy=config.override,
-                                 permission=level(*repo.permission(user)),
-                                 in_team=lambda team: repo.in_team(team, user)).allowed and uninvolved(
-                user, author=pull.user.login, policy=config.override, contributions=contributions).allowed
+            allowed = decide(user, author=pull.user.login, policy=config.override,
+                             permission=level(*repo.permission(user)),
+                             in_team=lambda team: repo.in_team(team, user))
+            if allowed.allowed:
+                allowed = uninvolved(user, author=pull.user.login, policy=config.override,
+                                     contributions=contributions)
+            cache[user] = allowed.reason if not allowed.allowed else ""
         return cache[user]
 
     # Only records sealed with the App's key for this very pull request count (bot/overrides/records.py).
     scope = scope_of(repo.full_name, pull.number)
-    return active(records_in(bodies, key=github.record_key, scope=scope), still_allowed=still_allowed)
+    records = active(records_in(bodies, key=github.record_key, scope=scope), still_allowed=lambda _user: True)
+    return ([r for r in records if not why_not(r.user)],
+            [(r, why_not(r.user)) for r in records if why_not(r.user)])
 
 
 def _review_pull(github, repo, check: _Check, target: Target, *, now, pushes: PushLog) -> str:
@@ -291,9 +297,12 @@ def _overridden(github, repo, pulls: list, config: Config, result: ReviewResult,
     pulls = [p for p in pulls if p is not None]
     if result.conclusion is not Conclusion.FAILURE or not pulls:  # only a failure is overridden
         return result.conclusion, result.title, result.summary
-    overrides = [record for index, pull in enumerate(pulls) for record in current_overrides(
-        github, repo, pull, config, conversation=conversation if index == 0 else None, pushes=pushes)]
-    return verdict(result, overrides, conclusion=config.override.conclusion)
+    found = [current_overrides(github, repo, pull, config, pushes=pushes,
+                               conversation=conversation if index == 0 else None)
+             for index, pull in enumerate(pulls)]
+    return verdict(result, [r for counted, _lapsed in found for r in counted],
+                   conclusion=config.override.conclusion,
+                   lapsed=[item for _counted, lapsed in found for item in lapsed])
 
 
 def _publish(github, repo, run, target: Target, pull, result: ReviewResult, conclusion: Conclusion,

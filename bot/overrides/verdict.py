@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import asdict, dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 from rules import Severity
 
@@ -16,6 +16,8 @@ from bot.review.review import ReviewResult
 
 TITLE = "Overridden by {users}"
 TITLE_PARTIAL = "{title} ({count} not covered by the override)"
+LAPSED_TITLE = "Override by {users} no longer counts"
+LAPSED = "**No longer counts**: @{user}'s override. @{user}, {why}."
 SECTION = "### Override\n\n| By | When | Reason | Covers | Command |\n|---|---|---|---|---|"
 COVERED = "**Overridden** ({count}): {items}"
 NOT_COVERED = ("**Not covered** ({count}): {items}. These breaking changes appeared or changed after "
@@ -92,18 +94,21 @@ def in_scope(scope: tuple[str, ...], path: str, finding) -> bool:
     return not scope or finding.rule in scope or path in scope
 
 
-def verdict(result: ReviewResult, overrides: list[Record], *,
-            conclusion: Conclusion) -> tuple[Conclusion, str, str]:
-    """(conclusion, title, summary) once the active overrides are taken into account."""
+def verdict(result: ReviewResult, overrides: list[Record], *, conclusion: Conclusion,
+            lapsed: Sequence[tuple[Record, str]] = ()) -> tuple[Conclusion, str, str]:
+    """(conclusion, title, summary) once the active overrides are taken into account; `lapsed`
+    are (record, why) of overrides whose author may no longer override: shown, never counted."""
     breaking = errors(result)
-    if not overrides or not breaking:
+    if not (overrides or lapsed) or not breaking:
         return result.conclusion, result.title, result.summary
     covered = {fp for record in overrides for fp in record.fingerprints}
     done = [item for item in breaking if item[0] in covered]
     missing = [item for item in breaking if item[0] not in covered]
-    users = ", ".join(dict.fromkeys(f"@{r.user}" for r in overrides))  # a plain-text title
-    title = TITLE.format(users=users)
-    lines = [SECTION] + [_row(r) for r in overrides] + [""]
+    counted = overrides or [record for record, _why in lapsed]
+    users = ", ".join(dict.fromkeys(f"@{r.user}" for r in counted))  # a plain-text title
+    title = (TITLE if overrides else LAPSED_TITLE).format(users=users)
+    lines = [SECTION] + [_row(r) for r in overrides] + [_row(r) for r, _why in lapsed] + [""]
+    lines += [LAPSED.format(user=text(r.user), why=why) for r, why in lapsed]
     if done:
         lines.append(COVERED.format(count=len(done), items=_items(done)))
     if missing:
