@@ -74,8 +74,7 @@ def handle_command(job: Job, *, github, context: CommandContext = CommandContext
                     still_as_sent=lambda: _as_sent(repo.issue_comment(sent["id"]), sent, user))
     if command.kind is Kind.RECHECK:
         return _recheck(github, where, interval=context.recheck_interval, now=now, pushes=context.pushes)
-    pushes = context.pushes(f"{payload['repository']['full_name']}#{number}")
-    handle_override(github, where, command, pushes=pushes, now=now)
+    handle_override(github, where, command, push_log=context.pushes, now=now)
 
 
 def _as_sent(comment: dict | None, sent: dict, user: str) -> bool:

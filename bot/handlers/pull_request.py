@@ -10,7 +10,7 @@ from bot.config.config import CONFIG_PATH, Config
 from bot.config.configfile import ConfigError
 from bot.github.checks import LOOK_UP, Verdict
 from bot.ambient.jobs import Job, Superseded, is_final
-from bot.overrides.verdict import active, records_in, verdict
+from bot.overrides.verdict import records_in, since_revoke, verdict
 from bot.overrides.permissions import decide, level, uninvolved
 from bot.github.contributions import of_pull
 from bot.handlers.consumers import notify_consumers
@@ -170,7 +170,7 @@ def current_overrides(github, repo, pull, config: Config, *, conversation=None,
 
     # Only records sealed with the App's key for this very pull request count (bot/overrides/records.py).
     scope = scope_of(repo.full_name, pull.number)
-    records = active(records_in(bodies, key=github.record_key, scope=scope), still_allowed=lambda _user: True)
+    records = since_revoke(records_in(bodies, key=github.record_key, scope=scope))
     return ([r for r in records if not why_not(r.user)],
             [(r, why_not(r.user)) for r in records if why_not(r.user)])
 

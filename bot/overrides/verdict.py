@@ -72,15 +72,20 @@ def records_in(bodies: Iterable[str | None], *, key: bytes, scope: str) -> list[
     return found
 
 
-def active(records: list[Record], *, still_allowed: Callable[[str], bool]) -> list[Record]:
-    """Overrides since the last revoke whose author still has the right to override."""
+def since_revoke(records: list[Record]) -> list[Record]:
+    """The overrides given since the last revoke."""
     current: list[Record] = []
     for record in records:
         if record.kind is RecordKind.REVOKE:
             current = []
         elif record.kind is RecordKind.OVERRIDE:
             current.append(record)
-    return [r for r in current if still_allowed(r.user)]
+    return current
+
+
+def active(records: list[Record], *, still_allowed: Callable[[str], bool]) -> list[Record]:
+    """Overrides since the last revoke whose author still has the right to override."""
+    return [r for r in since_revoke(records) if still_allowed(r.user)]
 
 
 def errors(result: ReviewResult) -> list[tuple[str, str, object]]:
