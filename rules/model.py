@@ -143,6 +143,14 @@ class Finding:
     example: Example | None | _NotSearched = field(default=NOT_SEARCHED, compare=False)
     # Why no record can show this finding's break (example None): it is then not "missing".
     example_why: str | None = field(default=None, compare=False)
+    # What changed, as the rule said it, when a caller later added context to `message` (dates,
+    # blame) that may differ from one review to the next; "" when `message` is still the rule's.
+    reported: str = field(default="", compare=False)
+
+    @property
+    def change(self) -> str:
+        """The rule's own description of the change, without context added since."""
+        return self.reported or self.message
 
     def to_json(self) -> dict:
         out = {

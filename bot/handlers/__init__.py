@@ -11,7 +11,7 @@ from bot.handlers.migrated import handle_migrated
 from bot.handlers.pull_request import handle_review
 from bot.handlers.tracking import handle_merged
 
-HANDLERS = {Work.REVIEW: handle_review, Work.ACTION: handle_action, Work.MERGED: handle_merged,
+HANDLERS = {Work.ACTION: handle_action, Work.MERGED: handle_merged,
             Work.MIGRATED: handle_migrated}
 
 
@@ -19,6 +19,8 @@ def handle_job(job: Job, *, github, commands: CommandContext | None = None) -> N
     work = classify(job.event, job.payload).work
     if work is Work.COMMAND:
         return handle_command(job, github=github, context=commands or CommandContext())
+    if work is Work.REVIEW:  # overrides count only while their authors are uninvolved: the push log says
+        return handle_review(job, github=github, pushes=(commands or CommandContext()).pushes)
     handler = HANDLERS.get(work)
     if handler is not None:
         handler(job, github=github)

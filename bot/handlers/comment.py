@@ -73,9 +73,8 @@ def handle_command(job: Job, *, github, context: CommandContext = CommandContext
                     scope=scope_of(repo.full_name, number), target=target,
                     still_as_sent=lambda: _as_sent(repo.issue_comment(sent["id"]), sent, user))
     if command.kind is Kind.RECHECK:
-        return _recheck(github, where, interval=context.recheck_interval, now=now)
-    pushes = context.pushes(f"{payload['repository']['full_name']}#{number}")
-    handle_override(github, where, command, pushes=pushes, now=now)
+        return _recheck(github, where, interval=context.recheck_interval, now=now, pushes=context.pushes)
+    handle_override(github, where, command, push_log=context.pushes, now=now)
 
 
 def _as_sent(comment: dict | None, sent: dict, user: str) -> bool:
@@ -87,7 +86,7 @@ def _as_sent(comment: dict | None, sent: dict, user: str) -> bool:
     return comment.get("updated_at") in (None, comment.get("created_at"))
 
 
-def _recheck(github, where: Command, *, interval: float, now) -> None:
+def _recheck(github, where: Command, *, interval: float, now, pushes) -> None:
     """At most one review per `interval` seconds per pull request, however many ask for it."""
     written = parse_time(where.comment["created_at"])
     bodies = bodies_by(where.repo.issue_comments(where.pull.number), github.bot_login())
@@ -103,4 +102,4 @@ def _recheck(github, where: Command, *, interval: float, now) -> None:
     reply = RECHECKING.format(user=where.user, sha=where.pull.head.sha[:7])
     answer(where.repo, where.pull.number, where.comment["id"], THUMBS_UP,
            reply + "\n\n" + record.marker(key=github.record_key, scope=where.scope))
-    review_head(github, where.target, now=now)
+    review_head(github, where.target, now=now, pushes=pushes)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable
 
 from bot.overrides.commands import Command as Parsed, Kind
 from bot.config.config import Config
@@ -14,7 +14,7 @@ from bot.render.escape import code, quote
 from bot.overrides.seen import Seen, parse_time, seen_at
 from bot.handlers.confirmations import with_confirmations
 from bot.handlers.evaluate import evaluate
-from bot.handlers.pull_request import review_head
+from bot.handlers.pull_request import PushLog, review_head
 from bot.handlers.target import Target
 
 THUMBS_UP, THUMBS_DOWN, CONFUSED = "+1", "-1", "confused"
@@ -67,9 +67,11 @@ def answer(repo, number: int, comment_id: int, reaction: str, reply: str) -> Non
     repo.comment(number, reply)
 
 
-def handle_override(github, where: Command, command: Parsed, *, pushes: Sequence[tuple[str, ...]],
-                    now) -> None:
+def handle_override(github, where: Command, command: Parsed, *, push_log: PushLog, now) -> None:
+    """`push_log` reads the App's push log of a pull request (this one's, and for the check it
+    completes, those of other pull requests with the same head)."""
     repo, pull, user, comment_id = where.repo, where.pull, where.user, where.comment["id"]
+    pushes = push_log(f"{repo.full_name}#{pull.number}")
     allowed = decide(user, author=pull.user.login, policy=where.config.override,
                      permission=level(*repo.permission(user)), in_team=lambda team: repo.in_team(team, user))
     if allowed.allowed and command.kind is Kind.OVERRIDE:  # a revoke only makes the gate stricter
@@ -97,7 +99,7 @@ def handle_override(github, where: Command, command: Parsed, *, pushes: Sequence
     answer(repo, pull.number, comment_id, THUMBS_UP, reply + "\n\n" + marker)
     if command.kind is Kind.REVOKE:
         _withdraw(github, repo, pull.number, scope=where.scope, user=user)
-    review_head(github, where.target, now=now, prepared=prepared)
+    review_head(github, where.target, now=now, prepared=prepared, pushes=push_log)
 
 
 def _withdraw(github, repo, number: int, *, scope: str, user: str) -> None:

@@ -3,15 +3,17 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import Callable, Sequence
 
 from bot.gather.changes import blob_keys, schema_files, uses_unreviewed
 from bot.config.config import CONFIG_PATH, Config
 from bot.config.configfile import ConfigError
 from bot.github.checks import LOOK_UP, Verdict
 from bot.ambient.jobs import Job, Superseded, is_final
-from bot.overrides.verdict import active, records_in, verdict
-from bot.overrides.permissions import decide, level
+from bot.overrides.verdict import records_in, since_revoke, verdict
+from bot.overrides.permissions import decide, level, uninvolved
 from bot.handlers.confirmations import with_confirmations
+from bot.github.contributions import of_pull
 from bot.handlers.consumers import notify_consumers
 from bot.handlers.publish import publish_comments
 from bot.overrides.records import scope_of
@@ -46,41 +48,47 @@ STANDS_NOTE = "> A later re-review of this commit could not finish"
 VERDICT_STANDS_NOTE = STANDS_NOTE + (" ({reason}); the verdict below, from the last review that "
                                      "did, stands.\n\n")
 # Buttons cannot carry a reason, so this one only explains the command (label <= 20 characters).
+# The App's push log of a pull request ("owner/name#number"), bot/github/pushers.py. Without one,
+# no head is explained and every override needing an uninvolved overrider stops counting.
+PushLog = Callable[[str], Sequence[tuple[str, ...]]]
+NO_PUSH_LOG: PushLog = lambda pull: ()  # noqa: E731
 OVERRIDE_ACTION = {"label": "Override…", "identifier": "override-help",
                    "description": "How to override, with a reason"}
 
 
-def handle_review(job: Job, *, github, now=utc_now) -> None:
+def handle_review(job: Job, *, github, now=utc_now, pushes: PushLog = NO_PUSH_LOG) -> None:
     target = review_target(job.event, job.payload)
     if target is None:
         log.warning("payload lacks installation, repository or head", extra={"delivery": job.delivery_id})
         return
     started = time.monotonic()
     with recording() as stages:
-        conclusion = review_head(github, target, now=now)
+        conclusion = review_head(github, target, now=now, pushes=pushes)
     log.info("reviewed", extra={"delivery": job.delivery_id, "repository": target.repository,
                                 "sha": target.head_sha, "conclusion": conclusion,
                                 "duration_ms": round((time.monotonic() - started) * 1000),
                                 "stages": stages})
 
 
-def review_head(github, target: Target, *, now=utc_now, prepared: tuple | None = None) -> str:
+def review_head(github, target: Target, *, now=utc_now, prepared: tuple | None = None,
+                pushes: PushLog = NO_PUSH_LOG) -> str:
     """Put the head's schema-review check in progress and complete it with a verdict.
 
     `prepared` is (pull, config, result) when the caller has just reviewed this head itself
     (a /schema-override command), consumers' confirmations counted: the files are not fetched
-    and checked a second time.
+    and checked a second time. `pushes` reads the push log, which says who pushed what (an
+    overrider must not have).
     """
     repo = github.repo(target.installation_id, target.repository)
     check = _Check(repo, target.head_sha)
     try:
         if prepared is not None:
             run, _before = check.start()
-            return _conclude(github, repo, run, target, *prepared, gated=True)
+            return _conclude(github, repo, run, target, *prepared, gated=True, pushes=pushes)
         if target.pull_number is not None and target.group_base is None:
-            return _review_pull(github, repo, check, target, now=now)
+            return _review_pull(github, repo, check, target, now=now, pushes=pushes)
         run, before = check.start()
-        return _review(github, repo, run, before, target, now=now)
+        return _review(github, repo, run, before, target, now=now, pushes=pushes)
     except Exception as error:
         if not is_final(error):
             raise  # the queue runs the job again; the check stays in progress meanwhile
@@ -145,27 +153,43 @@ def fail_closed(repo, run, before: Verdict | None, *, reason: str) -> str:
     return Conclusion.FAILURE.value
 
 
-def current_overrides(github, repo, pull, config: Config, *, conversation=None) -> list:
-    """Accepted overrides recorded in the App's own comments, re-checked against permission.
-    `conversation` is the pull request's comments when the review state query has them."""
+def current_overrides(github, repo, pull, config: Config, *, conversation=None,
+                      pushes: PushLog = NO_PUSH_LOG) -> tuple[list, list]:
+    """Accepted overrides recorded in the App's own comments, re-checked against permission and
+    against involvement: an overrider who has since pushed to or committed in the pull request
+    no longer counts (`override.allow_committers` aside), as when the override was given.
+    (counted records, [(record, why)] of those that no longer count). `conversation` is the
+    pull request's comments when the review state query has them."""
     if conversation is None:
         conversation = repo.issue_comments(pull.number)
     bodies = bodies_by(conversation, github.bot_login())
-    cache: dict[str, bool] = {}
+    cache: dict[str, str] = {}  # why a user may no longer override; "" when they may
+    found: list = []  # the pull request's contributions, asked for once and only if needed
 
-    def still_allowed(user: str) -> bool:
+    def contributions():
+        if not found:
+            found.append(of_pull(repo, pull, pushes(f"{repo.full_name}#{pull.number}")))
+        return found[0]
+
+    def why_not(user: str) -> str:
         if user not in cache:
-            cache[user] = decide(user, author=pull.user.login, policy=config.override,
-                                 permission=level(*repo.permission(user)),
-                                 in_team=lambda team: repo.in_team(team, user)).allowed
+            allowed = decide(user, author=pull.user.login, policy=config.override,
+                             permission=level(*repo.permission(user)),
+                             in_team=lambda team: repo.in_team(team, user))
+            if allowed.allowed:
+                allowed = uninvolved(user, author=pull.user.login, policy=config.override,
+                                     contributions=contributions)
+            cache[user] = allowed.reason if not allowed.allowed else ""
         return cache[user]
 
     # Only records sealed with the App's key for this very pull request count (bot/overrides/records.py).
     scope = scope_of(repo.full_name, pull.number)
-    return active(records_in(bodies, key=github.record_key, scope=scope), still_allowed=still_allowed)
+    records = since_revoke(records_in(bodies, key=github.record_key, scope=scope))
+    return ([r for r in records if not why_not(r.user)],
+            [(r, why_not(r.user)) for r in records if why_not(r.user)])
 
 
-def _review_pull(github, repo, check: _Check, target: Target, *, now) -> str:
+def _review_pull(github, repo, check: _Check, target: Target, *, now, pushes: PushLog) -> str:
     """A pull request's head: the file listing, then one query for everything else it reads."""
     with stage("listing"):
         listing = repo.changed_files(target.pull_number)
@@ -197,7 +221,8 @@ def _review_pull(github, repo, check: _Check, target: Target, *, now) -> str:
                   if key[0] in (state.pull.base.sha, target.head_sha)}
     result = evaluate(repo, state.pull, config, head_sha=target.head_sha, now=now, listing=listing,
                       prefetched=prefetched, head_paths=state.tree)
-    return _conclude(github, repo, run, target, state.pull, config, result, state=state, now=now)
+    return _conclude(github, repo, run, target, state.pull, config, result, state=state, now=now,
+                     pushes=pushes)
 
 
 def _no_pull(repo, run, before: Verdict | None) -> str:
@@ -215,7 +240,7 @@ def _config_invalid(repo, run, error: ConfigError) -> str:
     return Conclusion.FAILURE.value
 
 
-def _review(github, repo, run, before: Verdict | None, target: Target, *, now) -> str:
+def _review(github, repo, run, before: Verdict | None, target: Target, *, now, pushes: PushLog) -> str:
     number, siblings = target.pull_number, None
     if number is None and target.group_base is None:
         # Check events from forks name no pull request: ask which open ones have this head.
@@ -238,15 +263,17 @@ def _review(github, repo, run, before: Verdict | None, target: Target, *, now) -
                                         + [n for n, head in repo.open_pulls() if head in held]))
         pulls = [repo.pull(n) for n in queued]
         return _conclude(github, repo, run, target, pulls[0] if pulls else None, config, result,
-                         group=pulls)
+                         group=pulls, pushes=pushes)
     pull = repo.pull(number)
     result = evaluate(repo, pull, config, head_sha=target.head_sha, now=now)
-    return _conclude(github, repo, run, target, pull, config, result, siblings=siblings, now=now)
+    return _conclude(github, repo, run, target, pull, config, result, siblings=siblings, now=now,
+                     pushes=pushes)
 
 
 def _conclude(github, repo, run, target: Target, pull, config: Config, result: ReviewResult, *,
               state: ReviewState | None = None, siblings: list[int] | None = None, now=utc_now,
-              group: list | None = None, gated: bool = False) -> str:
+              group: list | None = None, gated: bool = False,
+              pushes: PushLog = NO_PUSH_LOG) -> str:
     """Apply the overrides, complete the check run, and post what is new (on pull requests:
     a merge group has no conversation to post in). `state` holds the conversation and the
     review threads when the review state query read them already.
@@ -259,7 +286,8 @@ def _conclude(github, repo, run, target: Target, pull, config: Config, result: R
         result = with_confirmations(github, repo, config, result, now=now)
     conclusion, title, summary = _overridden(github, repo, group if group is not None else [pull],
                                              config, result,
-                                             conversation=state.conversation if state else None)
+                                             conversation=state.conversation if state else None,
+                                             pushes=pushes)
     in_group = target.group_base is not None
     if not in_group:
         if siblings is None:
@@ -269,7 +297,8 @@ def _conclude(github, repo, run, target: Target, pull, config: Config, result: R
         for number in siblings:
             other = repo.pull(number)
             found = _overridden(github, repo, [other], config, with_confirmations(
-                github, repo, config, evaluate(repo, other, config, head_sha=target.head_sha, now=now), now=now))
+                github, repo, config, evaluate(repo, other, config, head_sha=target.head_sha, now=now),
+                now=now), pushes=pushes)
             if found[0] is Conclusion.FAILURE and conclusion is not Conclusion.FAILURE:
                 conclusion = Conclusion.FAILURE
                 title = SIBLING_FAILS.format(number=number, base=other.base.ref, title=found[1])
@@ -279,15 +308,19 @@ def _conclude(github, repo, run, target: Target, pull, config: Config, result: R
                         in_group=in_group, state=state, config=config)
 
 
-def _overridden(github, repo, pulls: list, config: Config, result: ReviewResult, *, conversation=None):
+def _overridden(github, repo, pulls: list, config: Config, result: ReviewResult, *, conversation=None,
+                pushes: PushLog = NO_PUSH_LOG):
     """(conclusion, title, summary) of a result once the overrides of its pull requests count
     (one, or a merge group's queued ones; `conversation` is the first one's, when known)."""
     pulls = [p for p in pulls if p is not None]
     if result.conclusion is not Conclusion.FAILURE or not pulls:  # only a failure is overridden
         return result.conclusion, result.title, result.summary
-    overrides = [record for index, pull in enumerate(pulls) for record in current_overrides(
-        github, repo, pull, config, conversation=conversation if index == 0 else None)]
-    return verdict(result, overrides, conclusion=config.override.conclusion)
+    found = [current_overrides(github, repo, pull, config, pushes=pushes,
+                               conversation=conversation if index == 0 else None)
+             for index, pull in enumerate(pulls)]
+    return verdict(result, [r for counted, _lapsed in found for r in counted],
+                   conclusion=config.override.conclusion,
+                   lapsed=[item for _counted, lapsed in found for item in lapsed])
 
 
 def _publish(github, repo, run, target: Target, pull, result: ReviewResult, conclusion: Conclusion,

@@ -11,6 +11,7 @@ from bot.lifecycle.since import History, States, aware, days as _days, stamped
 
 TOO_SOON = ('"{path}" was deleted {when}; the deprecation window is {window} days, so it may '
             "be deleted from {until}.")
+DELETED = '"{path}" was deleted while deprecated'
 SAME_DAY = "on the day it was marked deprecated, {since}"
 DAYS_AFTER = "{days} after it was marked deprecated on {since}"
 
@@ -40,7 +41,8 @@ def check(base: str, head: str, *, fmt: Format, file: str, history: History,
         message = TOO_SOON.format(path=path, when=when, window=window_days,
                                   until=until.date().isoformat())
         out.append(Finding(rule=DEPRECATION_WINDOW, severity=severity, line=line, path=path,
-                           message=message, side=Side.OLD, file=file, breaks=frozenset()))
+                           message=message, side=Side.OLD, file=file, breaks=frozenset(),
+                           reported=DELETED.format(path=path)))  # the dates change daily
     return out
 
 

@@ -65,11 +65,17 @@ def promotable_from(since: datetime, window_days: int) -> datetime:
 def _dated(finding: Finding, since: datetime | None, window_days: int, now: datetime, *,
            bounded: bool, clock: Clock | None) -> Finding:
     if since is None:
-        return replace(finding, message=finding.message + UNKNOWN.format(window=window_days))
+        return _noted(finding, UNKNOWN.format(window=window_days))
     until, age = promotable_from(since, window_days), days((now - since).days)
     day = (AT_LEAST if bounded else "") + stamped(since.date().isoformat(), clock)
     if now < until:
-        return replace(finding, message=finding.message + TOO_SOON.format(
-            since=day, days=age, window=window_days, until=until.date().isoformat()))
+        return _noted(finding, TOO_SOON.format(since=day, days=age, window=window_days,
+                                               until=until.date().isoformat()))
     severity = Severity.WARNING if finding.severity is Severity.ERROR else finding.severity
-    return replace(finding, severity=severity, message=finding.message + PASSED.format(since=day, days=age))
+    return replace(_noted(finding, PASSED.format(since=day, days=age)), severity=severity)
+
+
+def _noted(finding: Finding, note: str) -> Finding:
+    """The finding with a dated note: the change it reports stays the rule's (an override covers
+    that, and the note's day count grows every day)."""
+    return replace(finding, message=finding.message + note, reported=finding.change)

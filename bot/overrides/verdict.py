@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import enum
 from dataclasses import asdict, dataclass
-from typing import Callable, Iterable
+from typing import Iterable, Sequence
 
 from rules import Severity
 
-from bot.render.fingerprint import of as fingerprint_of
+from bot.render.fingerprint import covered_by_override
 from bot.overrides.records import seal, unseal
 from bot.render.escape import cell, code, text
 from bot.render.markdown import fit
@@ -16,10 +16,15 @@ from bot.review.review import ReviewResult
 
 TITLE = "Overridden by {users}"
 TITLE_PARTIAL = "{title} ({count} not covered by the override)"
+LAPSED_TITLE = "Override by {users} no longer counts"
+LAPSED = "**No longer counts**: @{user}'s override. @{user}, {why}."
 SECTION = "### Override\n\n| By | When | Reason | Covers | Command |\n|---|---|---|---|---|"
 COVERED = "**Overridden** ({count}): {items}"
-NOT_COVERED = ("**Not covered** ({count}): {items}. These breaking changes appeared after the "
-               "override, or were outside its scope; the check fails until they are fixed or overridden.")
+NOT_COVERED = ("**Not covered** ({count}): {items}. These breaking changes appeared or changed after "
+               "the override (it covers only the changes its author saw), were outside its scope, or "
+               "its author has since pushed to or committed in this pull request; the check fails "
+               "until they are fixed or overridden again by someone with the right to override who "
+               "did not write or push them.")
 EVERYTHING = "every breaking change then present"
 ON_HEAD = " (as of {sha})"
 
@@ -67,20 +72,21 @@ def records_in(bodies: Iterable[str | None], *, key: bytes, scope: str) -> list[
     return found
 
 
-def active(records: list[Record], *, still_allowed: Callable[[str], bool]) -> list[Record]:
-    """Overrides since the last revoke whose author still has the right to override."""
+def since_revoke(records: list[Record]) -> list[Record]:
+    """The overrides given since the last revoke."""
     current: list[Record] = []
     for record in records:
         if record.kind is RecordKind.REVOKE:
             current = []
         elif record.kind is RecordKind.OVERRIDE:
             current.append(record)
-    return [r for r in current if still_allowed(r.user)]
+    return current
 
 
 def errors(result: ReviewResult) -> list[tuple[str, str, object]]:
-    """(fingerprint, file, finding) of every error-level finding: what an override can cover."""
-    return [(fingerprint_of(f, file), file.path, f)
+    """(fingerprint, file, finding) of every error-level finding: what an override can cover
+    (the fingerprint names the change itself, so a different change at the element is not covered)."""
+    return [(covered_by_override(f, file), file.path, f)
             for file in result.files for f in file.findings if f.severity is Severity.ERROR]
 
 
@@ -88,18 +94,21 @@ def in_scope(scope: tuple[str, ...], path: str, finding) -> bool:
     return not scope or finding.rule in scope or path in scope
 
 
-def verdict(result: ReviewResult, overrides: list[Record], *,
-            conclusion: Conclusion) -> tuple[Conclusion, str, str]:
-    """(conclusion, title, summary) once the active overrides are taken into account."""
+def verdict(result: ReviewResult, overrides: list[Record], *, conclusion: Conclusion,
+            lapsed: Sequence[tuple[Record, str]] = ()) -> tuple[Conclusion, str, str]:
+    """(conclusion, title, summary) once the active overrides are taken into account; `lapsed`
+    are (record, why) of overrides whose author may no longer override: shown, never counted."""
     breaking = errors(result)
-    if not overrides or not breaking:
+    if not (overrides or lapsed) or not breaking:
         return result.conclusion, result.title, result.summary
     covered = {fp for record in overrides for fp in record.fingerprints}
     done = [item for item in breaking if item[0] in covered]
     missing = [item for item in breaking if item[0] not in covered]
-    users = ", ".join(dict.fromkeys(f"@{r.user}" for r in overrides))  # a plain-text title
-    title = TITLE.format(users=users)
-    lines = [SECTION] + [_row(r) for r in overrides] + [""]
+    counted = overrides or [record for record, _why in lapsed]
+    users = ", ".join(dict.fromkeys(f"@{r.user}" for r in counted))  # a plain-text title
+    title = (TITLE if overrides else LAPSED_TITLE).format(users=users)
+    lines = [SECTION] + [_row(r) for r in overrides] + [_row(r) for r, _why in lapsed] + [""]
+    lines += [LAPSED.format(user=text(r.user), why=why) for r, why in lapsed]
     if done:
         lines.append(COVERED.format(count=len(done), items=_items(done)))
     if missing:

@@ -5,7 +5,7 @@ import re
 from typing import Iterable
 
 from rules import Finding
-from rules.output.model import fingerprint as of_parts
+from rules.output.model import digest, fingerprint as of_parts
 
 MARKER = "<!-- schema-review:fingerprint={fingerprint} -->"
 MARKER_PATTERN = re.compile(r"<!-- schema-review:fingerprint=([0-9a-f]{16}) -->")
@@ -31,6 +31,19 @@ def of(finding: Finding, file) -> str:
     """The fingerprint of a finding in a reviewed file (a FileReview)."""
     version = file.version if finding.rule in WHOLE_FILE_RULES else ""
     return fingerprint(finding, file=file.path, version=version)
+
+
+def covered_by_override(finding: Finding, file) -> str:
+    """What an override records it covers: the finding's identity and what the change is.
+
+    A comment follows an element (`of`), but an override accepts one change: another change at
+    the same element (`int` -> `string`, then `int` -> `array`) is one its author never saw. The
+    rule's own description (`Finding.change`, without dates or blame added since) and the older
+    version it is against are stable across pushes that leave the change alone.
+    """
+    described = " ".join(finding.change.split())
+    parts = (of(finding, file), described, finding.side.value, finding.against or "")
+    return digest(parts)
 
 
 def marker(value: str) -> str:

@@ -21,5 +21,6 @@ def blamed(findings: Iterable[Finding], rule: str, changed: tuple[str, ...]) -> 
     if not changed:
         return tuple(findings)
     named = ", ".join(f'"{path}"' for path in changed)
-    return tuple(replace(f, message=BROKEN_BY.format(message=f.message, changed=named))
+    # The rule's own words stay the change reported (the files named may differ on a later push).
+    return tuple(replace(f, message=BROKEN_BY.format(message=f.message, changed=named), reported=f.change)
                  if f.rule == rule else f for f in findings)

@@ -67,7 +67,11 @@ class Outcome:
 def fingerprint(rule: str, file: str, path: str, version: str = "") -> str:
     """16 hex digits from the rule, the head file and the element; never the line, which moves
     (SARIF's partialFingerprints, the App's comment markers)."""
-    parts = (rule, file, path) + ((version,) if version else ())
+    return digest((rule, file, path) + ((version,) if version else ()))
+
+
+def digest(parts: Iterable[str]) -> str:
+    """16 hex digits naming a sequence of strings (NUL-separated: no two sequences collide)."""
     return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:16]
 
 

@@ -2,7 +2,7 @@
 from datetime import datetime, timezone
 
 from bot.config.config import Config
-from bot.overrides.verdict import Record, RecordKind, active, errors, records_in, verdict
+from bot.overrides.verdict import Record, RecordKind, errors, records_in, since_revoke, verdict
 from bot.render.model import Conclusion
 from bot.review.review import FileChange, review
 
@@ -34,9 +34,9 @@ def test_records_round_trip_through_comment_bodies_and_ignore_junk():
     assert records_in(bodies, key=KEY, scope=SCOPE) == [first, record(RecordKind.REVOKE)]
 
 
-def test_revoke_clears_earlier_overrides_and_permission_is_rechecked():
+def test_revoke_clears_earlier_overrides():
     items = [record(user="a"), record(RecordKind.REVOKE), record(user="b"), record(user="c")]
-    assert [r.user for r in active(items, still_allowed=lambda user: user != "c")] == ["b"]
+    assert [r.user for r in since_revoke(items)] == ["b", "c"]
 
 
 def test_full_cover_turns_the_verdict_to_the_configured_conclusion():
