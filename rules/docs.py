@@ -74,7 +74,7 @@ def render() -> str:
 
 def buf_rules_section() -> str:
     """Every buf breaking rule id: the rules here that report its change, or why none does."""
-    from .protobuf.bufrules import BUF_RULES, UNMAPPED
+    from .protobuf.bufrules import BUF_RULES, UNMAPPED, WIDER
 
     rows = ["\n### buf's breaking rules\n",
             "Each id of `buf config ls-breaking-rules` (buf 1.75, deprecated ids included) and "
@@ -83,7 +83,9 @@ def buf_rules_section() -> str:
             "| buf rule | buf's categories | rules here |", "|---|---|---|"]
     for buf_id, (categories, ours) in sorted(BUF_RULES.items()):
         held = ", ".join(sorted(categories, key=ORDER.index, reverse=True)) or "none (deprecated)"
-        rows.append(f"| `{buf_id}` | {held} | {', '.join(f'`{rule}`' for rule in ours)} |")
+        wider = f" (run here in {', '.join(sorted(WIDER[buf_id], key=ORDER.index, reverse=True))}: " \
+            "a payload break)" if buf_id in WIDER else ""
+        rows.append(f"| `{buf_id}` | {held}{wider} | {', '.join(f'`{rule}`' for rule in ours)} |")
     rows += ["\nNot checked, and why:\n", "| buf rule | why not |", "|---|---|"]
     rows += [f"| `{buf_id}` | {reason} |" for buf_id, reason in sorted(UNMAPPED.items())]
     return "\n".join(rows)

@@ -10,6 +10,7 @@ import json
 
 from ..model import Example, Outcome, Side
 from ..protobuf.categories import checks_json
+from . import protoutf8
 from .budget import Budget, TooBig, short, too_big
 from .protodiff import differences, json_differences, reader_view
 from .protomessages import candidates
@@ -57,6 +58,10 @@ class Finder:
         checked); None: search."""
         if finding.path.startswith(EXTENSION):
             return EXTENSION_UNSHOWN
+        if finding.rule == protoutf8.RULE:
+            targets = self._targets(finding.path, Side.OLD, Side.NEW)
+            if any(f is not None and protoutf8.map_key_only(f) for _m, f in targets):
+                return protoutf8.MAP_KEY_UNSHOWN
         if self.json or finding.rule not in JSON_ONLY:
             return None
         if finding.rule.startswith("PROTO_ENUM") and self._closed_enum(finding.path):
@@ -73,6 +78,12 @@ class Finder:
         for message, field in self._targets(finding.path, writer, reader):
             reader_message = self._counterpart(message.full_name, writer, reader)
             if reader_message is None:
+                continue
+            if finding.rule == protoutf8.RULE:  # bytes no message built here can hold
+                if field is not None:
+                    example = protoutf8.example(message, field, reader_message, writer, budget)
+                    if example is not None:
+                        return example
                 continue
             try:
                 for built, numbers in candidates(message, field, self._enum_value(finding.path, field),

@@ -111,6 +111,11 @@ def _fill(message, allowance: Allowance, depth: int) -> None:
         _set(message, first, samples(first, None)[0], allowance, depth)
 
 
+def minimal(message):
+    """The message with only its required fields set (what any record of it must hold)."""
+    return _minimal(message, Allowance())
+
+
 def _minimal(message, allowance: Allowance, depth: int = 0):
     """The message with every required field set (proto2), so the writer can serialize it."""
     for field in message.DESCRIPTOR.fields:

@@ -12,10 +12,10 @@ from . import (enum_deleted, enum_value_deleted, enum_value_deleted_not_reserved
                field_json_name_changed, field_json_type_changed, field_language_type_changed,
                field_number_changed, field_oneof_alone_changed, field_oneof_changed, field_presence_changed,
                field_renamed, field_type_changed, field_type_incompatible,
-               field_type_reference_changed, file_option_changed, message_deleted,
-               oneof_renamed, package_changed, required_field_changed, reserved_deleted,
-               rpc_deleted, rpc_idempotency_changed, rpc_signature_changed, service_deleted,
-               syntax_changed)
+               field_type_reference_changed, field_utf8_validation_changed, file_option_changed,
+               message_deleted, oneof_renamed, package_changed, required_field_changed,
+               reserved_deleted, rpc_deleted, rpc_idempotency_changed, rpc_signature_changed,
+               service_deleted, syntax_changed)
 from .categories import checks_json
 from .context import Context
 from .pairs import walk
@@ -46,6 +46,7 @@ RULES = (
     oneof_renamed,
     required_field_changed,
     field_default_changed,
+    field_utf8_validation_changed,
     reserved_deleted,
     enum_value_deleted_not_reserved,
     enum_value_deleted,

@@ -81,14 +81,19 @@ BUF_RULES: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
     "RPC_SAME_CLIENT_STREAMING": (ALL, _RPC),
     "RPC_SAME_SERVER_STREAMING": (ALL, _RPC),
     "RPC_SAME_IDEMPOTENCY_LEVEL": (ALL, ("PROTO_RPC_IDEMPOTENCY_CHANGED",)),
+    "FIELD_SAME_UTF8_VALIDATION": (CODE, ("PROTO_FIELD_UTF8_VALIDATION_CHANGED",)),
 }
+# buf ids whose change breaks payloads though buf files them under generated code only: they
+# run in these wider categories (a `use: [WIRE_JSON]` keeps them), and only naming them in
+# `except` or `ignore_only` turns them off. The rule's docstring shows the runtime's break.
+WIDER: dict[str, frozenset[str]] = {"FIELD_SAME_UTF8_VALIDATION": ALL}
 # buf rules with no counterpart here, and why (docs/rules.md lists them).
 _EXTENSIONS = ("an extension is compared with the one of the same number extending the same "
                "message, like a field (type, name, label: the FIELD_SAME_* ids), but one "
                "deleted, or an `extensions` range, is not judged")
 _EDITIONS_FEATURE = ("an editions feature (or the proto2/proto3 rule it stands for) that only "
                      "generated code or runtime validation reads; features other than "
-                     "field_presence are not read")
+                     "field_presence, message_encoding and utf8_validation are not read")
 UNMAPPED: dict[str, str] = {
     "EXTENSION_NO_DELETE": _EXTENSIONS,
     "EXTENSION_MESSAGE_NO_DELETE": _EXTENSIONS,
@@ -101,7 +106,6 @@ UNMAPPED: dict[str, str] = {
     "ENUM_SAME_TYPE": "open or closed enums: " + _EDITIONS_FEATURE,
     "ENUM_SAME_JSON_FORMAT": "json_format: " + _EDITIONS_FEATURE,
     "MESSAGE_SAME_JSON_FORMAT": "json_format: " + _EDITIONS_FEATURE,
-    "FIELD_SAME_UTF8_VALIDATION": "utf8_validation: " + _EDITIONS_FEATURE,
     "FIELD_SAME_JAVA_UTF8_VALIDATION": "java_string_check_utf8 / (pb.java).utf8_validation: "
                                        + _EDITIONS_FEATURE,
     "FILE_SAME_JAVA_STRING_CHECK_UTF8": "deprecated for FIELD_SAME_JAVA_UTF8_VALIDATION (see there)",
@@ -162,7 +166,7 @@ def options(breaking: Breaking, base: Options, *, path: str, file: str,
     excepted = set() if categories_given else set(breaking.except_)
     excepted |= {r for r, paths in breaking.ignore_only.items() if any(_holds(p, path) for p in paths)}
     enabled = {r for r, (cats, _ours) in BUF_RULES.items()
-               if cats & chosen and r not in excepted and not cats & excepted}
+               if WIDER.get(r, cats) & chosen and r not in excepted and not cats & excepted}
     # Rules `use` names by id run whatever their categories (buf's FIELD_SAME_ONEOF comes along
     # with a category only as the categories of PROTO_ONEOF_RENAMED say).
     named = set() if categories_given else {r for r in use if r in BUF_RULES and r not in excepted}

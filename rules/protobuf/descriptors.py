@@ -51,7 +51,8 @@ VIEW: dict[str, tuple] = {  # message -> (field, number, type[, label[, default]
         ("oneof_index", 9, INT32), ("json_name", 10, STRING), ("proto3_optional", 17, BOOL)),
     "FieldOptions": (("ctype", 1, INT32), ("deprecated", 3, BOOL), ("jstype", 6, INT32),
                      ("features", 21, "FeatureSet")),
-    "FeatureSet": (("field_presence", 1, INT32), ("message_encoding", 5, INT32)),
+    "FeatureSet": (("field_presence", 1, INT32), ("utf8_validation", 4, INT32),
+                   ("message_encoding", 5, INT32)),
     "EnumDescriptorProto": (
         ("name", 1, STRING), ("value", 2, "EnumValueDescriptorProto", REPEATED),
         ("reserved_range", 4, "ReservedRange", REPEATED), ("reserved_name", 5, STRING, REPEATED)),

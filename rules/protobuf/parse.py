@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from operator import attrgetter
+from typing import NamedTuple
 
 from ..model import SchemaError, Side, Source
 from ..textlines import file_lines
@@ -19,6 +20,10 @@ ENUM_VALUE, ENUM_RESERVED_RANGE, ENUM_RESERVED_NAME = 2, 4, 5
 SERVICE_METHOD = 2
 LEGACY_REQUIRED = 3  # FeatureSet.FieldPresence in editions
 DELIMITED = 2  # FeatureSet.MessageEncoding: a message field written as a group (editions)
+VERIFY, NO_VALIDATION = 2, 3  # FeatureSet.Utf8Validation
+# What each syntax's string fields do (protobuf's editions defaults): proto2 reads any bytes,
+# proto3 and every edition so far (2023, 2024) refuse text that is not UTF-8.
+SYNTAX_UTF8 = {"proto2": NO_VALIDATION, "proto3": VERIFY, "editions": VERIFY}
 LABEL_REQUIRED, LABEL_REPEATED = 2, 3  # FieldDescriptorProto.Label
 FIELD_ATTRIBUTES = attrgetter("name", "number", "type", "type_name", "json_name", "label",
                               "proto3_optional")
@@ -105,14 +110,15 @@ class _Builder:
         self.rpcs: dict[str, Rpc] = {}
         self.services: dict[str, Service] = {}
         self.extensions: dict[str, Message] = {}  # extendee's full name -> the file's extensions
-        # Editions' message encoding, inherited file -> message -> field (0: not set there).
-        self.encoding = proto.options.features.message_encoding if proto.HasField("options") else 0
+        self.features = _Features(0, SYNTAX_UTF8.get(self.syntax, VERIFY))
+        if proto.HasField("options"):
+            self.features = self.features.within(proto.options)
 
     def file(self) -> None:
         for i, message in enumerate(self.proto.message_type):
-            self.message(message, "", (FILE_MESSAGE, i), self.encoding)
+            self.message(message, "", (FILE_MESSAGE, i), self.features)
         for i, each in enumerate(self.proto.extension):
-            self.extension(each, "", (FILE_EXTENSION, i), self.encoding)
+            self.extension(each, "", (FILE_EXTENSION, i), self.features)
         for i, enum in enumerate(self.proto.enum_type):
             self.enum(enum, "", (FILE_ENUM, i))
         for i, service in enumerate(self.proto.service):
@@ -125,14 +131,14 @@ class _Builder:
                                       method.server_streaming, (FILE_SERVICE, i, SERVICE_METHOD, j),
                                       self.index, _idempotency(method.options.idempotency_level))
 
-    def message(self, proto, outer: str, path: tuple, encoding: int) -> None:
+    def message(self, proto, outer: str, path: tuple, features: "_Features") -> None:
         name = f"{outer}{proto.name}"
-        if proto.HasField("options") and proto.options.features.message_encoding:
-            encoding = proto.options.features.message_encoding
+        if proto.HasField("options"):
+            features = features.within(proto.options)
         oneofs = {i: o.name for i, o in enumerate(proto.oneof_decl)}
         fields = {}
         for i, each in enumerate(proto.field):
-            field = self.field(each, oneofs, path + (MSG_FIELD, i), encoding)
+            field = self.field(each, oneofs, path + (MSG_FIELD, i), features)
             fields[field.number] = field
         reserved = _reserved(proto.reserved_range, proto.reserved_name, path,
                              MSG_RESERVED_RANGE, MSG_RESERVED_NAME, inclusive=False)
@@ -146,17 +152,17 @@ class _Builder:
         if not proto.options.map_entry:
             self.messages[name] = message
         for i, each in enumerate(proto.nested_type):
-            self.message(each, f"{name}.", path + (MSG_NESTED, i), encoding)
+            self.message(each, f"{name}.", path + (MSG_NESTED, i), features)
         for i, each in enumerate(proto.enum_type):
             self.enum(each, f"{name}.", path + (MSG_ENUM, i))
         for i, each in enumerate(proto.extension):
-            self.extension(each, f"{name}.", path + (MSG_EXTENSION, i), encoding)
+            self.extension(each, f"{name}.", path + (MSG_EXTENSION, i), features)
 
-    def extension(self, proto, scope: str, path: tuple, encoding: int) -> None:
+    def extension(self, proto, scope: str, path: tuple, features: "_Features") -> None:
         """An `extend` field, kept with the file's other extensions of the same message (paired
         by number, as buf pairs them), named by its scope: its JSON and text name is `[p.x]`."""
         extendee = proto.extendee.lstrip(".")
-        field = self.field(proto, {}, path, encoding)
+        field = self.field(proto, {}, path, features)
         field.name = f"{scope}{field.name}"
         field.json_name = f"[{self.prefix}{field.name}]"  # how JSON and text format key it
         owner = self.extensions.get(extendee)
@@ -169,13 +175,14 @@ class _Builder:
         owner.fields[field.number] = field
         owner.by_name[field.name] = field
 
-    def field(self, proto, oneofs: dict, path: tuple, encoding: int = 0) -> Field:
+    def field(self, proto, oneofs: dict, path: tuple, features: "_Features") -> Field:
         # Read in one call and built positionally: a 10,000-field file runs this 10,000 times.
         name, number, kind, ref, json_name, label, synthetic = FIELD_ATTRIBUTES(proto)
         kind, ref, has = KINDS[kind], ref.lstrip("."), proto.HasField
         in_oneof, has_options = has("oneof_index"), has("options")
-        if kind == "message" and (has_options and proto.options.features.message_encoding
-                                  or encoding) == DELIMITED:
+        if has_options:
+            features = features.within(proto.options)
+        if kind == "message" and features.encoding == DELIMITED:
             kind = "group"  # the same bytes as a proto2 group (buf: "delimited encoding")
         oneof = oneofs.get(proto.oneof_index) if in_oneof and not synthetic else None
         if label == LABEL_REPEATED:
@@ -193,6 +200,8 @@ class _Builder:
         if has_options:
             built.ctype = _named(CTYPE, proto.options.ctype)
             built.jstype = _named(JSTYPE, proto.options.jstype)
+        if kind == "string":
+            built.utf8_verified = features.utf8 == VERIFY
         return built
 
     def enum(self, proto, outer: str, path: tuple) -> None:
@@ -209,6 +218,19 @@ class _Builder:
             enum.by_number.setdefault(value.number, []).append(value)
         self.types[enum.full] = enum
         self.enums[name] = enum
+
+
+class _Features(NamedTuple):
+    """Editions features as they apply to an element: each is inherited file -> message ->
+    field, the nearest setting winning (0: set nowhere above; utf8 starts at the syntax's)."""
+
+    encoding: int  # FeatureSet.message_encoding
+    utf8: int  # FeatureSet.utf8_validation
+
+    def within(self, options) -> "_Features":
+        """The features of an element whose own options are `options`."""
+        mine = options.features
+        return _Features(mine.message_encoding or self.encoding, mine.utf8_validation or self.utf8)
 
 
 def _reserved(ranges, names, path: tuple, range_tag: int, name_tag: int,

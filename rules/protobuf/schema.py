@@ -80,6 +80,9 @@ class Field(Located):
     # Options that shape only generated code (FieldOptions.CType and .JSType, by name).
     ctype: str = "STRING"
     jstype: str = "JS_NORMAL"
+    # A string field whose reader refuses text that is not UTF-8 (proto3, editions' VERIFY);
+    # False for proto2's and editions' NONE strings, which read any bytes, and other kinds.
+    utf8_verified: bool = False
 
     def same_as(self, other: "Field") -> bool:
         """Equal in everything a compatibility rule looks at (not in where it is written)."""
@@ -89,13 +92,15 @@ class Field(Located):
                 and self.json_name == other.json_name and self.default == other.default
                 and self.deprecated == other.deprecated
                 and self.ctype == other.ctype and self.jstype == other.jstype
+                and self.utf8_verified == other.utf8_verified
                 and _same_types(self.map_types, other.map_types))
 
 
 def _same_types(mine, theirs) -> bool:
     if not mine or not theirs:
         return mine == theirs
-    return all(a.kind == b.kind and a.ref == b.ref for a, b in zip(mine, theirs))
+    return all(a.kind == b.kind and a.ref == b.ref and a.utf8_verified == b.utf8_verified
+               for a, b in zip(mine, theirs))
 
 
 @dataclass(eq=False)

@@ -22,6 +22,7 @@ class F:
 @dataclass
 class Schema:
     syntax: str = "proto3"
+    edition: str = ""  # set: an editions file (`edition = "..."` instead of `syntax`)
     package: str = "diff"
     fields: list[F] = field(default_factory=list)
     reserved: list[str] = field(default_factory=list)  # statements inside Order
@@ -34,7 +35,8 @@ class Schema:
     file_options: list[str] = field(default_factory=lambda: ['go_package = "example.com/diff"'])
 
     def render(self) -> str:
-        out = [f'syntax = "{self.syntax}";', "", f"package {self.package};", ""]
+        head = f'edition = "{self.edition}";' if self.edition else f'syntax = "{self.syntax}";'
+        out = [head, "", f"package {self.package};", ""]
         out += [f"option {option};" for option in self.file_options] + ["", "message Order {"]
         out += [f"  reserved {r};" for r in self.reserved]
         oneofs: dict[str, list[F]] = {}
@@ -274,6 +276,14 @@ def set_language_type(s, rng):
     f.options = "jstype = JS_STRING" if f.kind == "int64" else "ctype = CORD"
 
 
+def to_edition_unverified(s, rng):
+    """proto3 to edition 2023 with strings that no longer verify UTF-8 (and, as in every
+    edition, explicit presence); reserved names become identifiers, as editions write them."""
+    s.edition = "2023"
+    s.file_options = s.file_options + ["features.utf8_validation = NONE"]
+    s.reserved = [r.strip('"') for r in s.reserved]
+
+
 PROTO3 = [delete_field, delete_field_reserve_number, delete_field_reserve_both, renumber_field,
           renumber_field_reserved, retype, retype, retype, bytes_to_string, retype_enum, retype_enum_zigzag,
           retype_message, retype_map_value, make_repeated_numeric, make_repeated_delimited,
@@ -283,6 +293,8 @@ PROTO3 = [delete_field, delete_field_reserve_number, delete_field_reserve_both, 
           shrink_enum_reserved, change_package, change_idempotency, change_go_package, delete_rpc,
           delete_service, set_language_type, retype_same_json]
 PROTO2 = [make_required, drop_required, delete_required, add_required, change_default]
+# Kept out of PROTO3 so that the seeded samples stay as measured; test_differential adds them.
+EDITIONS = [to_edition_unverified]
 
 
 @dataclass(frozen=True)
@@ -299,11 +311,13 @@ def generate(count: int, seed: int) -> list[Mutation]:
     plan = [(m, "proto3") for m in PROTO3] + [(m, "proto2") for m in PROTO2]
     while len(plan) < count:
         plan.append(rng.choice(plan[:len(PROTO3) + len(PROTO2)]))
-    out = []
-    for i, (mutate, syntax) in enumerate(plan[:count]):
-        old = base(syntax)
-        old.package = f"diff.m{i:02d}"
-        new = copy.deepcopy(old)
-        mutate(new, rng)
-        out.append(Mutation(f"m{i:02d}_{mutate.__name__}", mutate.__name__, old.render(), new.render()))
-    return out
+    return [one(mutate, syntax, i, rng) for i, (mutate, syntax) in enumerate(plan[:count])]
+
+
+def one(mutate, syntax: str, index: int, rng: random.Random) -> Mutation:
+    """The base of `syntax` (package unique by `index`) and its mutation."""
+    old = base(syntax)
+    old.package = f"diff.m{index:02d}"
+    new = copy.deepcopy(old)
+    mutate(new, rng)
+    return Mutation(f"m{index:02d}_{mutate.__name__}", mutate.__name__, old.render(), new.render())

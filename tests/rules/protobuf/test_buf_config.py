@@ -20,6 +20,8 @@ SPECS = {rule.SPEC.id: rule.SPEC for rule in RULES}
 NARROWER = {"PROTO_ONEOF_RENAMED": "oneof names reach neither the wire nor JSON: a warning there",
             "PROTO_FIELD_ONEOF_ALONE_CHANGED": "a oneof of one field changes no payload: a warning "
                                                "under WIRE and WIRE_JSON"}
+# Ours is wider than buf's: a break the runtime shows in payloads (bufrules.WIDER).
+WIDER = {"PROTO_FIELD_UTF8_VALIDATION_CHANGED": "a reader verifying UTF-8 refuses the record"}
 
 
 @pytest.mark.parametrize("path, text, roots", [
@@ -162,6 +164,8 @@ def test_each_rule_sits_in_the_categories_of_the_buf_rules_it_stands_for(rule):
     held = frozenset().union(*(cats for cats, ours in bufrules.BUF_RULES.values() if rule in ours))
     if rule in NARROWER:
         assert SPECS[rule].categories < held and SPECS[rule].outside is not None
+    elif rule in WIDER:
+        assert SPECS[rule].categories > held
     else:
         assert SPECS[rule].categories == held
 
@@ -210,3 +214,28 @@ def test_json_and_sarif_name_every_buf_id_of_a_finding(tmp_path, output, capsys)
     else:
         named = [rule["properties"]["buf"] for rule in data["runs"][0]["tool"]["driver"]["rules"]]
     assert named == [["FIELD_SAME_JSON_NAME", "FIELD_SAME_NAME"]]
+
+
+UTF8_OLD = 'syntax = "proto2";\npackage shop.v1;\nmessage Order {\n  optional string note = 1;\n}\n'
+UTF8_NEW = 'syntax = "proto3";\npackage shop.v1;\nmessage Order {\n  string note = 1;\n}\n'
+
+
+@pytest.mark.parametrize("breaking, reported", [
+    (Breaking(use=("WIRE_JSON",)), True),
+    (Breaking(use=("WIRE",)), True),
+    (Breaking(), True),  # buf's default, FILE
+    (Breaking(use=("WIRE_JSON",), except_=("FIELD_SAME_UTF8_VALIDATION",)), False),
+    (Breaking(use=("FILE",), except_=("FILE",)), False),
+    (Breaking(use=("WIRE_JSON",), ignore_only={"FIELD_SAME_UTF8_VALIDATION": ("proto",)}), False),
+])
+def test_utf8_validation_runs_in_every_category_until_its_buf_id_is_excepted(breaking, reported):
+    """buf files FIELD_SAME_UTF8_VALIDATION under FILE and PACKAGE only; its change breaks
+    payloads, so a buf.yaml choosing WIRE_JSON keeps it and only naming the id turns it off."""
+    import rules
+    from tests.rules.protobuf.support import source
+
+    options, _notes = _apply(breaking)
+    report = rules.check(source(UTF8_OLD, path="proto/a.proto"), source(UTF8_NEW, path="proto/a.proto"),
+                         options=options)
+    found = {f.rule for f in report.findings if f.severity.value == "error"}
+    assert ("PROTO_FIELD_UTF8_VALIDATION_CHANGED" in found) is reported

@@ -8,6 +8,7 @@ EXPLAINED, keyed by mutation kind, and every explanation must still be needed.
 from __future__ import annotations
 
 import json
+import random
 import shutil
 import subprocess
 import sys
@@ -17,11 +18,12 @@ import pytest
 
 from rules.model import Mode
 from rules.protobuf.bufrules import BUF_RULES, FILE_OPTIONS
-from tests.rules.protobuf.mutations import generate
+from tests.rules.protobuf.mutations import EDITIONS, generate, one
 from tests.rules.protobuf.support import BOTH, WIRE, check, source
 
 COUNT, SEED = 70, 20240611
-MUTATIONS = generate(COUNT, SEED)
+MUTATIONS = generate(COUNT, SEED) + [one(m, "proto3", COUNT + i, random.Random(SEED))
+                                      for i, m in enumerate(EDITIONS)]
 BUF = shutil.which("buf") or str(Path(sys.executable).parent / "buf")
 CATEGORIES = {"WIRE": WIRE, "WIRE_JSON": BOTH, "PACKAGE": frozenset({"PACKAGE"}),
               "FILE": frozenset({"FILE"})}
@@ -41,7 +43,7 @@ GROUP_OF_BUF = {
     "ENUM_VALUE_SAME_NAME": "enum value renamed",
     "MESSAGE_NO_DELETE": "message deleted", "PACKAGE_MESSAGE_NO_DELETE": "message deleted",
     "ENUM_NO_DELETE": "enum deleted", "PACKAGE_ENUM_NO_DELETE": "enum deleted",
-    "RPC_SAME_IDEMPOTENCY_LEVEL": "idempotency",
+    "RPC_SAME_IDEMPOTENCY_LEVEL": "idempotency", "FIELD_SAME_UTF8_VALIDATION": "utf8",
     # PACKAGE and FILE: any deletion, any type or cardinality change.
     "FIELD_NO_DELETE": "field deleted", "ENUM_VALUE_NO_DELETE": "enum value deleted",
     "FIELD_SAME_TYPE": "type", "FIELD_SAME_CARDINALITY": "cardinality",
@@ -70,6 +72,7 @@ GROUP_OF_OURS = {
     "PROTO_RPC_IDEMPOTENCY_CHANGED": "idempotency", "PROTO_FIELD_TYPE_CHANGED": "type",
     "PROTO_RPC_DELETED": "rpc deleted", "PROTO_SERVICE_DELETED": "service deleted",
     "PROTO_FIELD_LANGUAGE_TYPE_CHANGED": "language type", "PROTO_FILE_OPTION_CHANGED": "file option",
+    "PROTO_FIELD_UTF8_VALIDATION_CHANGED": "utf8",
     # Advisory, with no buf counterpart: not compared.
     "PROTO_FIELD_DELETED_NOT_DEPRECATED": None,
 }
@@ -103,6 +106,11 @@ EXPLAINED = {
     ("drop_required", "WIRE_JSON", "buf", "cardinality"): "As for make_required.",
     ("drop_required", "PACKAGE", "buf", "cardinality"): "As for make_required.",
     ("drop_required", "FILE", "buf", "cardinality"): "As for make_required.",
+    ("to_edition_unverified", "WIRE", "ours", "utf8"):
+        "buf files FIELD_SAME_UTF8_VALIDATION under FILE and PACKAGE only. Strings that stop "
+        "verifying UTF-8 let new writers write bytes old (verifying) readers refuse: a payload "
+        "break, shown by the runtime (test_the_utf8_break_buf_leaves_out_is_proven_by_the_runtime).",
+    ("to_edition_unverified", "WIRE_JSON", "ours", "utf8"): "As for WIRE.",
     ("renumber_field_reserved", "WIRE", "ours", "field deleted"):
         "With the old number reserved buf (WIRE) sees a clean deletion plus an addition; we "
         "still report PROTO_FIELD_NUMBER_CHANGED, since old data's value is silently dropped. "
@@ -192,3 +200,26 @@ def test_the_groups_follow_the_production_mapping():
 
 # A rename changes the derived JSON name too: buf reports FIELD_SAME_JSON_NAME with it.
 ALSO = {"FIELD_SAME_JSON_NAME": {"field renamed"}}
+
+
+def test_the_utf8_break_buf_leaves_out_is_proven_by_the_runtime():
+    """The difference EXPLAINED lists for to_edition_unverified is no opinion: each finding's
+    example (bytes that are not UTF-8, written by the new version) is decoded anew by the
+    protobuf runtime from protoc's output, and the old version's reader refuses it."""
+    import rules
+    from tests.rules.protobuf.runtime_check import confirm, message_of, pool_of
+    from tests.rules.protobuf.test_examples_runtime import _compile_all
+
+    mutation = next(m for m in MUTATIONS if m.kind == "to_edition_unverified")
+    report = rules.check(source(mutation.old), source(mutation.new), format=rules.Format.PROTOBUF,
+                         mode=Mode.FULL, examples=True)
+    found = [f for f in report.findings if f.rule == "PROTO_FIELD_UTF8_VALIDATION_CHANGED"]
+    (old,), (new,) = _compile_all([mutation.old]).values(), _compile_all([mutation.new]).values()
+    shown = [f for f in found if f.example]
+    assert {f.path for f in found} - {f.path for f in shown} == {"Order.counts"}  # a map key
+    for finding in shown:
+        example = finding.example.to_json()
+        assert example["written_with"] == "new" and example["encoding"] == "binary"
+        mine = message_of(pool_of([new]), new.package, finding.path)
+        theirs = pool_of([old]).FindMessageTypeByName(mine.full_name)
+        assert confirm(example, finding.path, mine, theirs) is None, (finding.path, example)

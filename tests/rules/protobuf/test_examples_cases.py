@@ -101,6 +101,21 @@ def test_the_runtime_check_rejects_a_forged_example(forged):
     assert confirm(example, "User.name", mine, new_pool.FindMessageTypeByName("demo.User")) is not None
 
 
+@pytest.mark.parametrize("forged, why", [
+    ({"binary": "CgF4", "payload": {"text": "x"}}, "the reader decodes the bytes"),  # valid UTF-8
+    ({"binary": "CgH/", "payload": {"text": "x"}}, "the bytes are not the payload's message"),
+    ({"binary": "KgH/", "payload": {"text": "\ufffd"}}, "the writer cannot read the bytes"),  # title
+])
+def test_the_runtime_check_rejects_a_forged_utf8_example(forged, why):
+    """U+FFFD in a payload stands for bytes that are not UTF-8 only where the bytes hold them."""
+    example = finding_json("utf8", "WIRE,WIRE_JSON", "PROTO_FIELD_UTF8_VALIDATION_CHANGED", "Note.text")
+    (old_pool, package), (new_pool, _) = _pool("utf8", "old"), _pool("utf8", "new")
+    mine = message_of(old_pool, package, "Note.text")
+    assert confirm(example, "Note.text", mine, new_pool.FindMessageTypeByName("demo.utf8.Note")) is None
+    assert confirm(example | forged, "Note.text", mine,
+                   new_pool.FindMessageTypeByName("demo.utf8.Note")) == why
+
+
 def test_the_cli_prints_the_example_and_the_reason_for_none():
     old, new = str(HERE / "users_old.proto"), str(HERE / "users_new.proto")
     run = [sys.executable, "-m", "rules", "check", old, new, "--examples", "--mode", "full"]
