@@ -24,7 +24,8 @@ def changes(ctx, pair) -> Iterator[tuple[Direction, str, str, tuple, tuple]]:
     where = paths.keyword(pair.path, keyword)
     if not (content.is_schema(old.additional) and content.is_schema(new.additional)):
         yield from _compare(ctx, where, keyword, old.additional, new.additional,
-                            old_declared=not content.is_open(old.additional) or _sibling_name_closed(ctx, old, new),
+                            old_declared=not content.is_open(old.additional) or _sibling_name_closed(ctx, old, new)
+                            or _conditional_name_closed(ctx, old, new),
                             new_declared=not content.is_open(new.additional))
     for pattern in old.pattern_props.keys() - new.pattern_props.keys():
         wider = _covering(new.pattern_props, pattern)
@@ -54,6 +55,32 @@ def _sibling_name_closed(ctx, old, new) -> bool:
                             and not _takes_every_holder(ctx, other, name):
                         return True
     return False
+
+
+def _conditional_name_closed(ctx, old, new) -> bool:
+    """LENIENT: whether a new `additionalProperties` rejects a name that a `then`, `else` or
+    dependency of the old model declares or requires. Old data holds it where that applies;
+    `additionalProperties` sees only the properties beside it (`unevaluatedProperties` sees
+    those of a branch that applied, so it closes nothing here)."""
+    for name, declared in _conditional_names(ctx, old):
+        if name not in old.props and name not in new.props and \
+                B in ctx.breaks(content.applying(old, name) + declared, content.applying(new, name)):
+            return True
+    return False
+
+
+def _conditional_names(ctx, flat: Flat):
+    """(name, its schemas there) for each name declared or required by a subschema that applies
+    to the object only when a condition holds: `then`, `else`, dependentSchemas (draft-07
+    `dependencies`), and the names dependentRequired requires."""
+    branches = [branch for _if, *rest in flat.conditions for branch in rest if branch is not None]
+    branches += [schema for schemas in flat.dep_schemas.values() for schema in schemas]
+    for raw in branches:
+        for branch in ctx.old_flats.alternatives((raw,), flat.line):
+            for name in branch.props.keys() | branch.required.keys():
+                yield name, branch.props.get(name, ())
+    for names in flat.dep_required.values():
+        yield from ((name, ()) for name in names)
 
 
 def _takes_every_holder(ctx, option, name: str) -> bool:

@@ -58,14 +58,33 @@ def _writable(old: dict, instance, lenient: bool) -> bool:
     branches = old.get("oneOf", [{}])
     # anyOf options do not exclude each other: a name one declares may be held by data another
     # matches (the first failed on another keyword)
-    declared = _declared(old).union(*(_declared(option, old) for option in old.get("anyOf", [])))
+    declared = _declared(old).union(*(_declared(option, old) for option in old.get("anyOf", [])),
+                                    *(_declared(part, old) for part in _applying(old, instance)))
     return any(_valid(branch, instance) and set(instance) <= declared | _declared(branch, old)
                for branch in branches)
+
+
+def _applying(schema: dict, instance: dict) -> list:
+    """The conditional subschemas that apply to the instance: `then` or `else` as its `if`
+    decides, the dependentSchemas (draft-07 `dependencies`) of the names it holds, and the
+    names those require (a producer writes the names declared where they apply)."""
+    found = []
+    test = schema.get("if")
+    if isinstance(test, dict):  # read with the document's draft
+        test = {**test, "$schema": schema["$schema"]} if "$schema" in schema else test
+        found.append(schema.get("then" if _valid(test, instance) else "else"))
+    for keyword in ("dependentSchemas", "dependencies"):
+        for name, value in schema.get(keyword, {}).items():
+            if name in instance:
+                found.append({"required": value} if isinstance(value, list) else value)
+    return [part for part in found if isinstance(part, dict)]
 
 
 def _mentioned(schema, names: set, values: set) -> None:
     if isinstance(schema, dict):
         names.update(schema.get("properties", {}), schema.get("required", []))
+        for keyword in ("dependencies", "dependentRequired"):  # the names a dependency requires
+            names.update(n for v in schema.get(keyword, {}).values() if isinstance(v, list) for n in v)
         for key in ("enum", "const"):
             if key in schema:
                 values.update(map(json.dumps, schema[key] if key == "enum" else [schema[key]]))
