@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..model import Direction
-from . import content, paths, regex_cover
+from . import content, old_data, paths, regex_cover
 from .flat import Flat
 
 B, F = Direction.BACKWARD, Direction.FORWARD
@@ -62,25 +62,9 @@ def _conditional_name_closed(ctx, old, new) -> bool:
     dependency of the old model declares or requires. Old data holds it where that applies;
     `additionalProperties` sees only the properties beside it (`unevaluatedProperties` sees
     those of a branch that applied, so it closes nothing here)."""
-    for name, declared in _conditional_names(ctx, old):
-        if name not in old.props and name not in new.props and \
-                B in ctx.breaks(content.applying(old, name) + declared, content.applying(new, name)):
-            return True
-    return False
-
-
-def _conditional_names(ctx, flat: Flat):
-    """(name, its schemas there) for each name declared or required by a subschema that applies
-    to the object only when a condition holds: `then`, `else`, dependentSchemas (draft-07
-    `dependencies`), and the names dependentRequired requires."""
-    branches = [branch for _if, *rest in flat.conditions for branch in rest if branch is not None]
-    branches += [schema for schemas in flat.dep_schemas.values() for schema in schemas]
-    for raw in branches:
-        for branch in ctx.old_flats.alternatives((raw,), flat.line):
-            for name in branch.props.keys() | branch.required.keys():
-                yield name, branch.props.get(name, ())
-    for names in flat.dep_required.values():
-        yield from ((name, ()) for name in names)
+    return any(name not in old.props and name not in new.props
+               and B in ctx.breaks(content.applying(old, name) + declared, content.applying(new, name))
+               for name, each in old_data.conditional_names(ctx, old).items() for declared in each)
 
 
 def _takes_every_holder(ctx, option, name: str) -> bool:

@@ -118,6 +118,25 @@ def declares(flat: Flat, name: str) -> bool:
     return declared and not content.is_closed(schemas)
 
 
+def conditional_names(ctx, flat: Flat) -> dict[str, list[tuple]]:
+    """Name -> its schemas in each branch that declares it, for each name declared or required by a subschema that applies
+    to the object only when a condition holds (`then`, `else`, dependentSchemas, draft-07
+    `dependencies`, dependentRequired): a lenient producer writes it where that applies."""
+    key = ("conditional_names", flat.identity)
+    if key not in ctx.memo:
+        found: dict[str, list[tuple]] = {}
+        branches = [branch for _if, *rest in flat.conditions for branch in rest if branch is not None]
+        branches += [schema for schemas in flat.dep_schemas.values() for schema in schemas]
+        for raw in branches:
+            for branch in ctx.old_flats.alternatives((raw,), flat.line):
+                for name in branch.props.keys() | branch.required.keys():
+                    found.setdefault(name, []).append(branch.props.get(name, ()))
+        for name in (name for names in flat.dep_required.values() for name in names):
+            found.setdefault(name, []).append(())
+        ctx.memo[key] = (flat, found)
+    return ctx.memo[key][1]
+
+
 def names(flat: Flat) -> set[str] | None:
     """The property names a producer writing `flat` may write (lenient policy), or None when
     patternProperties or an additionalProperties schema let it write names without end."""
