@@ -1,11 +1,14 @@
 """Flags a content model that now rejects undeclared properties it used to accept.
 
 Covers `additionalProperties` (and 2020-12 `unevaluatedProperties`) going from absent/`true`
-to `false` or to a schema, and patternProperties removed or added with a narrower schema.
+to `false` or to a schema, and patternProperties removed, or added with a narrower schema or
+over names an old pattern matches (`-id$` added beside `^x-` also applies to `x-id`).
 
 Why it breaks: old data with such properties fails the new schema (BACKWARD). Under the
 LENIENT policy (default) producers never write undeclared names, so closing an *open*
-model is not reported; a model that declared names (a pattern or a schema) still is.
+model is not reported; a model that declared names (a pattern or a schema) still is, and so
+is an `additionalProperties` closing out a name only a `then`, `else` or dependency declares
+(it does not see those names).
 
 Example (strict): `"additionalProperties": true` became `false`.
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..model import Direction
-from . import content, old_data, paths, regex_cover
+from . import content, old_data, paths, regex_automaton, regex_cover
 from .flat import Flat
 
 B, F = Direction.BACKWARD, Direction.FORWARD
@@ -35,9 +35,29 @@ def changes(ctx, pair) -> Iterator[tuple[Direction, str, str, tuple, tuple]]:
                             old.pattern_props[pattern], target, old_declared=True,
                             new_declared=wider is not None or not content.is_open(new.additional))
     for pattern in new.pattern_props.keys() - old.pattern_props.keys():
-        yield from _compare(ctx, paths.keyword(pair.path, "patternProperties", pattern), "patternProperties",
-                            old.additional, new.pattern_props[pattern],
+        where = paths.keyword(pair.path, "patternProperties", pattern)
+        yield from _compare(ctx, where, "patternProperties", old.additional, new.pattern_props[pattern],
                             old_declared=not content.is_open(old.additional), new_declared=True)
+        yield from _overlap(ctx, where, old, new, pattern)
+
+
+def _overlap(ctx, where: str, old, new, added: str) -> Iterator:
+    """An added pattern that an old pattern overlaps: a name both match (`x-id` for `^x-` and
+    `-id$`) kept the old pattern's schema and must now meet the added one's too. The name is a
+    declared one (a pattern declares the names it matches), so the lenient policy counts it.
+    Names a wider new pattern took over from a removed one were compared above."""
+    found = set()
+    for pattern in old.pattern_props:
+        if pattern not in new.pattern_props and _covering(new.pattern_props, pattern) == added:
+            continue
+        name = regex_automaton.common(frozenset({pattern, added}))
+        if name is None or name in old.props or name in new.props:
+            continue  # a declared property is compared as a property, with every pattern it matches
+        for change in _compare(ctx, where, "patternProperties", content.applying(old, name),
+                               content.applying(new, name), old_declared=True, new_declared=True):
+            if change[0] not in found:
+                found.add(change[0])
+                yield change
 
 
 def _sibling_name_closed(ctx, old, new) -> bool:

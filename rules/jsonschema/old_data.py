@@ -18,8 +18,6 @@ OBJECT_ONLY = frozenset({"required", "properties", "additionalProperties", "patt
                          "dependencies", "dependentRequired", "dependentSchemas", "minProperties",
                          "maxProperties", "propertyNames", "unevaluatedProperties"})
 OBJECT = frozenset({"object"})
-# A pattern no string matches: `escape(both, NOTHING)` looks for a string both patterns match.
-NOTHING = frozenset({"[^\\s\\S]"})
 # Keywords that every empty object meets (with `required` and `minProperties` empty).
 EMPTY_OBJECT_KEYWORDS = frozenset({"type", "properties", "additionalProperties", "patternProperties",
                                    "propertyNames", "maxProperties", "dependencies", "dependentRequired",
@@ -171,7 +169,7 @@ def _different_literals(ctx, old: Flat, new: Flat, name: str) -> bool:
                 for each in schemas]
     strings = any(isinstance(s, dict) and s.get("type") == "string" for each in schemas for s in each)
     return strings and all(len(each) == 1 for each in patterns) and regex_automaton.escape(
-        frozenset({patterns[0][0], patterns[1][0]}), NOTHING).contained
+        frozenset({patterns[0][0], patterns[1][0]}), regex_automaton.NOTHING).contained
 
 
 def _resolved(side, raw: object) -> object:

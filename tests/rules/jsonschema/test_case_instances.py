@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 
 import jsonschema
 import pytest
@@ -60,7 +61,9 @@ def _writable(old: dict, instance, lenient: bool) -> bool:
     # matches (the first failed on another keyword)
     declared = _declared(old).union(*(_declared(option, old) for option in old.get("anyOf", [])),
                                     *(_declared(part, old) for part in _applying(old, instance)))
-    return any(_valid(branch, instance) and set(instance) <= declared | _declared(branch, old)
+    # a patternProperties pattern declares every name it matches
+    matched = {name for name in instance if any(re.search(p, name) for p in old.get("patternProperties", {}))}
+    return any(_valid(branch, instance) and set(instance) <= declared | matched | _declared(branch, old)
                for branch in branches)
 
 
@@ -83,6 +86,7 @@ def _applying(schema: dict, instance: dict) -> list:
 def _mentioned(schema, names: set, values: set) -> None:
     if isinstance(schema, dict):
         names.update(schema.get("properties", {}), schema.get("required", []))
+        names.update(_pattern_names(schema.get("patternProperties", {})))
         for keyword in ("dependencies", "dependentRequired"):  # the names a dependency requires
             names.update(n for v in schema.get(keyword, {}).values() if isinstance(v, list) for n in v)
         for key in ("enum", "const"):
@@ -93,6 +97,13 @@ def _mentioned(schema, names: set, values: set) -> None:
     elif isinstance(schema, list):
         for child in schema:
             _mentioned(child, names, values)
+
+
+def _pattern_names(patterns: dict) -> set[str]:
+    """Names plain patterns (`^x-`, `-id$`) match: each one's literal, and each two joined (a
+    name both match, where one's start and the other's end allow it)."""
+    literals = [p.strip("^$") for p in patterns if re.fullmatch(r"\^?[A-Za-z0-9_-]*\$?", p)]
+    return set(literals) | {a + b for a in literals for b in literals if a != b}
 
 
 def _documents(old: dict, new: dict):
