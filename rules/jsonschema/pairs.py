@@ -234,7 +234,7 @@ def _names_kept(ctx, old: Flat, new: Flat) -> bool:
     """Lenient: whether the new propertyNames surely accepts every name old data may hold."""
     if ctx.strict or not new.property_names or content.is_schema(old.additional):
         return False
-    names = set(old.props) | set(old.required)
+    names = set(old.props) | set(old.required) | set(old_data.conditional_names(ctx, old))
     accepted = ctx.new_flats.alternatives(new.property_names, new.key_line("propertyNames"))
     return ctx.lenient_assumes(
         all(any(instances.accepts(flat, name, format_assertion=ctx.options.format_assertion)
