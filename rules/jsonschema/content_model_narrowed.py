@@ -14,6 +14,8 @@ Example (strict): `"additionalProperties": true` became `false`.
 
 Fix: keep the content model open, or list the extra properties old data carries.
 """
+import json
+
 from ..model import BACKWARD_ONLY, Direction, Format, Severity
 from ..registry import RuleSpec
 from . import content, model_changes
@@ -23,11 +25,16 @@ SPEC = RuleSpec(id="JSONSCHEMA_CONTENT_MODEL_NARROWED", format=Format.JSONSCHEMA
                 severity=Severity.ERROR, summary="undeclared properties are accepted less")
 PAIR = SchemaPair
 MESSAGE = '"{keyword}" of "{path}" was narrowed from {old} to {new}.'
+OVERLAP = ('"patternProperties" of "{path}" gained {pattern}, which also applies to names an old '
+           'pattern matches ({name}): the values old data holds there may fail it.')
 
 
 def check(pair: SchemaPair, ctx):
-    for direction, where, keyword, old, new in model_changes.changes(ctx, pair):
-        if direction is Direction.BACKWARD:
-            yield SPEC.finding(path=where, line=pair.new.key_line(keyword),
-                               message=MESSAGE.format(keyword=keyword, path=pair.path,
-                                                      old=content.describe(old), new=content.describe(new)))
+    for change in model_changes.changes(ctx, pair):
+        if change.direction is Direction.BACKWARD:
+            message = MESSAGE.format(keyword=change.keyword, path=pair.path, old=content.describe(change.old),
+                                     new=content.describe(change.new))
+            if change.shared:  # JSON text: a pattern or a name may hold any character
+                pattern, name = map(json.dumps, change.shared)
+                message = OVERLAP.format(path=pair.path, pattern=pattern, name=name)
+            yield SPEC.finding(path=change.where, line=pair.new.key_line(change.keyword), message=message)

@@ -1,7 +1,7 @@
 """How the content model for undeclared property names changed, direction by direction."""
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from ..model import Direction
 from . import content, old_data, paths, regex_automaton, regex_cover
@@ -10,8 +10,17 @@ from .flat import Flat
 B, F = Direction.BACKWARD, Direction.FORWARD
 
 
-def changes(ctx, pair) -> Iterator[tuple[Direction, str, str, tuple, tuple]]:
-    """(direction broken, path, keyword, old schemas, new schemas) for each content-model change.
+class Change(NamedTuple):
+    direction: Direction  # the one broken
+    where: str
+    keyword: str
+    old: tuple  # schemas
+    new: tuple
+    shared: tuple | None = None  # (an added pattern, a name it and an old pattern both match)
+
+
+def changes(ctx, pair) -> Iterator[Change]:
+    """The content-model changes, one per direction broken.
 
     Explicit schemas on both sides are walked like any subschema; this covers the changes
     involving an absent, `true` or `false` model and added or removed patternProperties.
@@ -55,9 +64,9 @@ def _overlap(ctx, where: str, old, new, added: str) -> Iterator:
             continue  # a declared property is compared as a property, with every pattern it matches
         for change in _compare(ctx, where, "patternProperties", content.applying(old, name),
                                content.applying(new, name), old_declared=True, new_declared=True):
-            if change[0] not in found:
-                found.add(change[0])
-                yield change
+            if change.direction not in found:
+                found.add(change.direction)
+                yield change._replace(shared=(added, name))
 
 
 def _sibling_name_closed(ctx, old, new) -> bool:
@@ -105,6 +114,6 @@ def _compare(ctx, where: str, keyword: str, old: tuple, new: tuple, *, old_decla
     found = ctx.breaks(old, new)
     # LENIENT: producers never wrote (old) or will never write (new) names nothing declares.
     if B in found and not ctx.lenient_assumes(not old_declared):
-        yield B, where, keyword, old, new
+        yield Change(B, where, keyword, old, new)
     if F in found and not ctx.lenient_assumes(not new_declared):
-        yield F, where, keyword, old, new
+        yield Change(F, where, keyword, old, new)
