@@ -43,9 +43,9 @@ def alternatives(schema: dict) -> list:
 
 def _conditional_branches(schema: dict) -> list[dict]:
     """`then`, `else` (beside an `if`), each dependentSchemas/dependencies schema, and each
-    dependency's list of names as the `required` it stands for."""
+    dependency's list of names (dependentRequired, dependencies) as the `required` it stands for."""
     found = [schema[k] for k in ("then", "else") if "if" in schema and isinstance(schema.get(k), dict)]
-    for keyword in ("dependentSchemas", "dependencies"):
+    for keyword in ("dependentSchemas", "dependencies", "dependentRequired"):
         entries = schema.get(keyword) if isinstance(schema.get(keyword), dict) else {}
         found += [{"required": [name, *value]} if isinstance(value, list) else value
                   for name, value in entries.items() if isinstance(value, (dict, list))]

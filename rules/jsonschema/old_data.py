@@ -117,9 +117,10 @@ def declares(flat: Flat, name: str) -> bool:
 
 
 def conditional_names(ctx, flat: Flat) -> dict[str, list[tuple]]:
-    """Name -> its schemas in each branch that declares it, for each name declared or required by a subschema that applies
-    to the object only when a condition holds (`then`, `else`, dependentSchemas, draft-07
-    `dependencies`, dependentRequired): a lenient producer writes it where that applies."""
+    """Name -> its schemas in each branch declaring it, for each name declared or required by a
+    subschema that applies to the object only when a condition holds (`then`, `else`,
+    dependentSchemas, draft-07 `dependencies`, dependentRequired): a lenient producer writes it
+    where that applies."""
     key = ("conditional_names", flat.identity)
     if key not in ctx.memo:
         found: dict[str, list[tuple]] = {}

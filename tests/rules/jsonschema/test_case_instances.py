@@ -70,13 +70,14 @@ def _writable(old: dict, instance, lenient: bool) -> bool:
 def _applying(schema: dict, instance: dict) -> list:
     """The conditional subschemas that apply to the instance: `then` or `else` as its `if`
     decides, the dependentSchemas (draft-07 `dependencies`) of the names it holds, and the
-    names those require (a producer writes the names declared where they apply)."""
+    names those or dependentRequired require (a producer writes the names declared where they
+    apply)."""
     found = []
     test = schema.get("if")
     if isinstance(test, dict):  # read with the document's draft
         test = {**test, "$schema": schema["$schema"]} if "$schema" in schema else test
         found.append(schema.get("then" if _valid(test, instance) else "else"))
-    for keyword in ("dependentSchemas", "dependencies"):
+    for keyword in ("dependentSchemas", "dependencies", "dependentRequired"):
         for name, value in schema.get(keyword, {}).items():
             if name in instance:
                 found.append({"required": value} if isinstance(value, list) else value)
