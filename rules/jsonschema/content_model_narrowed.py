@@ -6,9 +6,9 @@ over names an old pattern matches (`-id$` added beside `^x-` also applies to `x-
 
 Why it breaks: old data with such properties fails the new schema (BACKWARD). Under the
 LENIENT policy (default) producers never write undeclared names, so closing an *open*
-model is not reported; a model that declared names (a pattern or a schema) still is, and so
-is an `additionalProperties` closing out a name only a `then`, `else` or dependency declares
-(it does not see those names).
+model is not reported; a model that declared names (a pattern or a schema) still is. Either
+policy reports an `additionalProperties` closing out a name only a `then`, `else` or
+dependency declares (it does not see those names; `unevaluatedProperties` does).
 
 Example (strict): `"additionalProperties": true` became `false`.
 
@@ -27,6 +27,8 @@ PAIR = SchemaPair
 MESSAGE = '"{keyword}" of "{path}" was narrowed from {old} to {new}.'
 OVERLAP = ('"patternProperties" of "{path}" gained {pattern}, which also applies to names an old '
            'pattern matches ({name}): the values old data holds there may fail it.')
+CONDITIONAL = ('"{keyword}" of "{path}" now rejects {name}, which old data holds where a `then`, `else` '
+               'or dependency declares it (additionalProperties does not see the names those declare).')
 
 
 def check(pair: SchemaPair, ctx):
@@ -34,7 +36,8 @@ def check(pair: SchemaPair, ctx):
         if change.direction is Direction.BACKWARD:
             message = MESSAGE.format(keyword=change.keyword, path=pair.path, old=content.describe(change.old),
                                      new=content.describe(change.new))
-            if change.shared:  # JSON text: a pattern or a name may hold any character
-                pattern, name = map(json.dumps, change.shared)
-                message = OVERLAP.format(path=pair.path, pattern=pattern, name=name)
+            if change.name is not None:  # JSON text: a pattern or a name may hold any character
+                name, pattern = json.dumps(change.name), json.dumps(change.added)
+                message = OVERLAP.format(path=pair.path, pattern=pattern, name=name) if change.added \
+                    else CONDITIONAL.format(keyword=change.keyword, path=pair.path, name=name)
             yield SPEC.finding(path=change.where, line=pair.new.key_line(change.keyword), message=message)

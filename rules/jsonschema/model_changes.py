@@ -16,7 +16,8 @@ class Change(NamedTuple):
     keyword: str
     old: tuple  # schemas
     new: tuple
-    shared: tuple | None = None  # (an added pattern, a name it and an old pattern both match)
+    name: str | None = None  # a name old data holds that the new model rejects
+    added: str | None = None  # the added pattern that also matches `name`, as an old one does
 
 
 def changes(ctx, pair) -> Iterator[Change]:
@@ -32,10 +33,16 @@ def changes(ctx, pair) -> Iterator[Change]:
         "additionalProperties" in old.lines else "unevaluatedProperties"
     where = paths.keyword(pair.path, keyword)
     if not (content.is_schema(old.additional) and content.is_schema(new.additional)):
-        yield from _compare(ctx, where, keyword, old.additional, new.additional,
-                            old_declared=not content.is_open(old.additional) or _sibling_name_closed(ctx, old, new)
-                            or _conditional_name_closed(ctx, old, new),
-                            new_declared=not content.is_open(new.additional))
+        closed = _conditional_name_closed(ctx, old, new)
+        found = list(_compare(ctx, where, keyword, old.additional, new.additional,
+                              old_declared=not content.is_open(old.additional) or closed is not None
+                              or _sibling_name_closed(ctx, old, new),
+                              new_declared=not content.is_open(new.additional)))
+        # A name old data holds that the model now rejects says more than "narrowed", and holds
+        # where the model did not narrow (`unevaluatedProperties: false` became `additional...`).
+        yield from (change for change in found if closed is None or change.direction is not B)
+        if closed is not None:
+            yield closed._replace(where=where, keyword=keyword)
     for pattern in old.pattern_props.keys() - new.pattern_props.keys():
         wider = _covering(new.pattern_props, pattern)
         # Names the old pattern matched match a wider new one: they keep a declared schema.
@@ -66,7 +73,7 @@ def _overlap(ctx, where: str, old, new, added: str) -> Iterator:
                                content.applying(new, name), old_declared=True, new_declared=True):
             if change.direction not in found:
                 found.add(change.direction)
-                yield change._replace(shared=(added, name))
+                yield change._replace(name=name, added=added)
 
 
 def _sibling_name_closed(ctx, old, new) -> bool:
@@ -86,14 +93,18 @@ def _sibling_name_closed(ctx, old, new) -> bool:
     return False
 
 
-def _conditional_name_closed(ctx, old, new) -> bool:
-    """LENIENT: whether a new `additionalProperties` rejects a name that a `then`, `else` or
-    dependency of the old model declares or requires. Old data holds it where that applies;
-    `additionalProperties` sees only the properties beside it (`unevaluatedProperties` sees
-    those of a branch that applied, so it closes nothing here)."""
-    return any(name not in old.props and name not in new.props
-               and B in ctx.breaks(content.applying(old, name) + declared, content.applying(new, name))
-               for name, each in old_data.conditional_names(ctx, old).items() for declared in each)
+def _conditional_name_closed(ctx, old, new) -> Change | None:
+    """A new `additionalProperties` that rejects a name a `then`, `else` or dependency of the
+    old model declares or requires, if any. Old data holds it where that applies (either
+    policy); `additionalProperties` sees only the properties beside it (`unevaluatedProperties`
+    sees those of a branch that applied, so it closes nothing here)."""
+    for name, each in old_data.conditional_names(ctx, old).items():
+        if name in old.props or name in new.props:
+            continue  # compared as a property
+        held, now = content.applying(old, name), content.applying(new, name)
+        if any(B in ctx.breaks(held + declared, now) for declared in each):
+            return Change(B, "", "", held, now, name=name)
+    return None
 
 
 def _takes_every_holder(ctx, option, name: str) -> bool:
