@@ -1,6 +1,7 @@
 """Build the Avro model from parsed JSON: resolve names and namespaces, enforce the spec's rules."""
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 
@@ -14,14 +15,14 @@ NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 NOT_A_TYPE = "not an Avro type: {value}"
 UNKNOWN_TYPE = 'unknown type "{name}" (named types must be defined before they are used)'
 MISSING = '{what} has no "{key}"'
-BAD_NAME = ('invalid name "{name}": names start with a letter or _ and contain only letters, '
+BAD_NAME = ('invalid name {name}: names start with a letter or _ and contain only letters, '
             'digits and _')
 REDEFINED = 'named type "{name}" is defined twice'
 NOT_LIST = '"{key}" of {what} must be a JSON array'
 NOT_STRINGS = '"{key}" of {what} must be a list of strings'
 DUPLICATE_FIELD = 'record "{record}" has two fields named "{name}"'
 DUPLICATE_SYMBOL = 'enum "{name}" lists symbol "{symbol}" twice'
-ENUM_DEFAULT = 'enum "{name}" has default "{default}", which is not one of its symbols'
+ENUM_DEFAULT = 'enum "{name}" has default {default}, which is not one of its symbols'
 BAD_SIZE = 'fixed "{name}" needs a non-negative integer "size"'
 NESTED_UNION = "a union may not directly contain another union"
 DUPLICATE_BRANCH = 'a union may not contain "{name}" twice'
@@ -123,7 +124,7 @@ class Builder:
         namespace, _, short = name.rpartition(".") if "." in name else (namespace or "", "", name)
         for part in [short, *filter(None, namespace.split("."))]:
             if not NAME.match(part):
-                self.fail(line, BAD_NAME.format(name=part))
+                self.fail(line, BAD_NAME.format(name=_short(part)))
         full = f"{namespace}.{short}" if namespace else short
         if full in self.named or short in PRIMITIVES:
             self.fail(line, REDEFINED.format(name=full))
@@ -187,7 +188,7 @@ class Builder:
             self.fail(obj.line, MISSING.format(what=f'enum "{enum.name}"', key="symbols"))
         for symbol, count in Counter(symbols).items():
             if not NAME.match(symbol):
-                self.fail(obj.key_line("symbols"), BAD_NAME.format(name=symbol))
+                self.fail(obj.key_line("symbols"), BAD_NAME.format(name=_short(symbol)))
             if count > 1:
                 self.fail(obj.key_line("symbols"),
                           DUPLICATE_SYMBOL.format(name=enum.name, symbol=symbol))
@@ -211,5 +212,6 @@ class Builder:
 
 
 def _short(value) -> str:
-    text = repr(value)
+    """The value as JSON (quoted once, as the file has it), cut to a readable length."""
+    text = json.dumps(value)
     return text if len(text) <= 60 else text[:57] + "..."

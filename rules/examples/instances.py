@@ -10,7 +10,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from ..jsonschema import regex_automaton, regex_cover
+from ..jsonschema import content, regex_automaton, regex_cover
 from ..jsonschema.refs import External
 from .budget import Allowance, TooBig
 from .schemaview import alternatives, item_schemas, kind_of, kinds, open_to
@@ -62,6 +62,11 @@ class Pool:
                                 if isinstance(node.get("pattern"), str)})
         self.names = sorted({name for node in (n for d in documents for n in _nodes(d))
                              if isinstance(node.get("properties"), dict) for name in node["properties"]})
+        # Property-name patterns of both versions: a name one matches and another also matches
+        # (or rejects) shows a pattern added over, or narrowed from, old names.
+        self.name_patterns = sorted({pattern for node in (n for d in documents for n in _nodes(d))
+                                     if isinstance(node.get("patternProperties"), dict)
+                                     for pattern in node["patternProperties"]})
         edges = {n + d for n in self.numbers for d in (-1, -0.5, 0, 0.5, 1)} | {n * 2 for n in self.numbers}
         self.scalars = _unique(list(SCALARS) + values + sorted(edges))
         lengths = {int(n) + d for n in self.numbers for d in (-1, 0, 1) if 0 <= int(n) + d <= MAX_LENGTH}
@@ -168,9 +173,7 @@ class Instance:
             sets.append(base + [first, (EXTRA, UNDECLARED + "2", extra)])  # for maxProperties
         patterns = schema.get("patternProperties") if isinstance(schema.get("patternProperties"), dict) else {}
         for pattern, subschema in patterns.items():
-            name = _name_matching(pattern, self.pool)
-            if name is not None:
-                sets.append(base + [(EXTRA, name, subschema)])
+            sets += [base + [(EXTRA, name, subschema)] for name in _names_for(pattern, self.pool) if name not in props]
         out = []
         for names in _unique(sets):
             build = _Object(self, schema, names, where)
@@ -227,6 +230,19 @@ def _name_matching(pattern: str, pool: Pool) -> str | None:
         if regex.find(name) is not None:
             return name
     return None
+
+
+def _names_for(pattern: str, pool: Pool) -> list[str]:
+    """Property names the pattern matches: a plain one, then (each a candidate) one it shares
+    with another pattern of either version, one another rejects, and names declared elsewhere."""
+    first = _name_matching(pattern, pool)
+    if first is None:
+        return []  # not a pattern the engine reads
+    rivals = [p for p in pool.name_patterns if p != pattern][:MAX_RIVALS]
+    shared = [regex_automaton.common(frozenset({pattern, rival})) for rival in rivals]
+    declared = [name for name in pool.names if content.find(pattern, name)][:MAX_BORROWED]
+    found = [first, *shared, *_witnesses(pattern, pool.name_patterns), *declared]
+    return _unique([name for name in found if name is not None])
 
 
 def _witnesses(pattern: str, patterns: list) -> list[str]:

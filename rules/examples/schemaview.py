@@ -2,6 +2,8 @@
 value, its alternatives (anyOf/oneOf branches, allOf merged), its items, its extra properties."""
 from __future__ import annotations
 
+CONDITIONAL = ("if", "then", "else", "dependentSchemas", "dependencies", "dependentRequired")
+
 
 def item_schemas(schema: dict) -> tuple[list, object]:
     if isinstance(schema.get("prefixItems"), list):
@@ -33,7 +35,21 @@ def alternatives(schema: dict) -> list:
         for part in schema["allOf"]:
             whole = merge(whole, part) if isinstance(part, dict) else whole
         merged.append(whole)
+    # a branch that applies when its condition holds: the names it declares are the object's too
+    plain = {k: v for k, v in rest.items() if k not in CONDITIONAL}
+    merged += [merge(plain, branch) for branch in _conditional_branches(schema)]
     return merged
+
+
+def _conditional_branches(schema: dict) -> list[dict]:
+    """`then`, `else` (beside an `if`), each dependentSchemas/dependencies schema, and each
+    dependency's list of names (dependentRequired, dependencies) as the `required` it stands for."""
+    found = [schema[k] for k in ("then", "else") if "if" in schema and isinstance(schema.get(k), dict)]
+    for keyword in ("dependentSchemas", "dependencies", "dependentRequired"):
+        entries = schema.get(keyword) if isinstance(schema.get(keyword), dict) else {}
+        found += [{"required": [name, *value]} if isinstance(value, list) else value
+                  for name, value in entries.items() if isinstance(value, (dict, list))]
+    return found
 
 
 def merge(base: dict, extra: dict) -> dict:

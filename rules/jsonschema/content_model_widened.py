@@ -23,8 +23,9 @@ MESSAGE = '"{keyword}" of "{path}" was widened from {old} to {new}.'
 
 
 def check(pair: SchemaPair, ctx):
-    for direction, where, keyword, old, new in model_changes.changes(ctx, pair):
-        if direction is Direction.FORWARD:
-            yield SPEC.finding(path=where, line=pair.new.key_line(keyword),
-                               message=MESSAGE.format(keyword=keyword, path=pair.path,
-                                                      old=content.describe(old), new=content.describe(new)))
+    for change in model_changes.changes(ctx, pair):
+        if change.direction is Direction.FORWARD:
+            yield SPEC.finding(path=change.where, line=pair.new.key_line(change.keyword),
+                               message=MESSAGE.format(keyword=change.keyword, path=pair.path,
+                                                      old=content.describe(change.old),
+                                                      new=content.describe(change.new)))

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..model import Direction
-from . import content
+from . import content, old_data
 
 B, F = Direction.BACKWARD, Direction.FORWARD
 
@@ -13,12 +13,22 @@ def added(ctx, parent, name: str) -> tuple[frozenset, bool]:
     lines = (parent.old.line, parent.new.prop_lines.get(name, parent.new.line))
     found = ctx.breaks(fallback, parent.new.props[name], lines)
     breaks = set()
+    if B in found and not declared and not ctx.strict and _conditional_clash(ctx, parent, name, lines):
+        declared = True  # a `then`, `else` or dependency declares it: old data holds it there
     # Old data may hold the name only where the old schema let it (STRICT: anywhere open).
     if B in found and not ctx.lenient_assumes(not declared):
         breaks.add(B)
     if F in found:
         breaks.add(F)  # new producers write it; old consumers check it against the fallback
     return frozenset(breaks), declared
+
+
+def _conditional_clash(ctx, parent, name: str, lines: tuple) -> bool:
+    """Whether old data holding `name` where a conditional branch of the old object declares
+    it may hold a value the new property rejects."""
+    held = content.applying(parent.old, name)
+    return any(B in ctx.breaks(held + declared, parent.new.props[name], lines)
+               for declared in old_data.conditional_names(ctx, parent.old).get(name, ()))
 
 
 def removed(ctx, parent, name: str) -> tuple[frozenset, bool]:

@@ -1,17 +1,27 @@
 """How the content model for undeclared property names changed, direction by direction."""
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from ..model import Direction
-from . import content, paths, regex_cover
+from . import content, old_data, paths, regex_automaton, regex_cover
 from .flat import Flat
 
 B, F = Direction.BACKWARD, Direction.FORWARD
 
 
-def changes(ctx, pair) -> Iterator[tuple[Direction, str, str, tuple, tuple]]:
-    """(direction broken, path, keyword, old schemas, new schemas) for each content-model change.
+class Change(NamedTuple):
+    direction: Direction  # the one broken
+    where: str
+    keyword: str
+    old: tuple  # schemas
+    new: tuple
+    name: str | None = None  # a name old data holds that the new model rejects
+    added: str | None = None  # the added pattern that also matches `name`, as an old one does
+
+
+def changes(ctx, pair) -> Iterator[Change]:
+    """The content-model changes, one per direction broken.
 
     Explicit schemas on both sides are walked like any subschema; this covers the changes
     involving an absent, `true` or `false` model and added or removed patternProperties.
@@ -23,9 +33,16 @@ def changes(ctx, pair) -> Iterator[tuple[Direction, str, str, tuple, tuple]]:
         "additionalProperties" in old.lines else "unevaluatedProperties"
     where = paths.keyword(pair.path, keyword)
     if not (content.is_schema(old.additional) and content.is_schema(new.additional)):
-        yield from _compare(ctx, where, keyword, old.additional, new.additional,
-                            old_declared=not content.is_open(old.additional) or _sibling_name_closed(ctx, old, new),
-                            new_declared=not content.is_open(new.additional))
+        closed = _conditional_name_closed(ctx, old, new)
+        found = list(_compare(ctx, where, keyword, old.additional, new.additional,
+                              old_declared=not content.is_open(old.additional) or closed is not None
+                              or _sibling_name_closed(ctx, old, new),
+                              new_declared=not content.is_open(new.additional)))
+        # A name old data holds that the model now rejects says more than "narrowed", and holds
+        # where the model did not narrow (`unevaluatedProperties: false` became `additional...`).
+        yield from (change for change in found if closed is None or change.direction is not B)
+        if closed is not None:
+            yield closed._replace(where=where, keyword=keyword)
     for pattern in old.pattern_props.keys() - new.pattern_props.keys():
         wider = _covering(new.pattern_props, pattern)
         # Names the old pattern matched match a wider new one: they keep a declared schema.
@@ -34,9 +51,29 @@ def changes(ctx, pair) -> Iterator[tuple[Direction, str, str, tuple, tuple]]:
                             old.pattern_props[pattern], target, old_declared=True,
                             new_declared=wider is not None or not content.is_open(new.additional))
     for pattern in new.pattern_props.keys() - old.pattern_props.keys():
-        yield from _compare(ctx, paths.keyword(pair.path, "patternProperties", pattern), "patternProperties",
-                            old.additional, new.pattern_props[pattern],
+        where = paths.keyword(pair.path, "patternProperties", pattern)
+        yield from _compare(ctx, where, "patternProperties", old.additional, new.pattern_props[pattern],
                             old_declared=not content.is_open(old.additional), new_declared=True)
+        yield from _overlap(ctx, where, old, new, pattern)
+
+
+def _overlap(ctx, where: str, old, new, added: str) -> Iterator:
+    """An added pattern that an old pattern overlaps: a name both match (`x-id` for `^x-` and
+    `-id$`) kept the old pattern's schema and must now meet the added one's too. The name is a
+    declared one (a pattern declares the names it matches), so the lenient policy counts it.
+    Names a wider new pattern took over from a removed one were compared above."""
+    found = set()
+    for pattern in old.pattern_props:
+        if pattern not in new.pattern_props and _covering(new.pattern_props, pattern) == added:
+            continue
+        name = regex_automaton.common(frozenset({pattern, added}))
+        if name is None or name in old.props or name in new.props:
+            continue  # a declared property is compared as a property, with every pattern it matches
+        for change in _compare(ctx, where, "patternProperties", content.applying(old, name),
+                               content.applying(new, name), old_declared=True, new_declared=True):
+            if change.direction not in found:
+                found.add(change.direction)
+                yield change._replace(name=name, added=added)
 
 
 def _sibling_name_closed(ctx, old, new) -> bool:
@@ -54,6 +91,20 @@ def _sibling_name_closed(ctx, old, new) -> bool:
                             and not _takes_every_holder(ctx, other, name):
                         return True
     return False
+
+
+def _conditional_name_closed(ctx, old, new) -> Change | None:
+    """A new `additionalProperties` that rejects a name a `then`, `else` or dependency of the
+    old model declares or requires, if any. Old data holds it where that applies (either
+    policy); `additionalProperties` sees only the properties beside it (`unevaluatedProperties`
+    sees those of a branch that applied, so it closes nothing here)."""
+    for name, each in old_data.conditional_names(ctx, old).items():
+        if name in old.props or name in new.props:
+            continue  # compared as a property
+        held, now = content.applying(old, name), content.applying(new, name)
+        if any(B in ctx.breaks(held + declared, now) for declared in each):
+            return Change(B, "", "", held, now, name=name)
+    return None
 
 
 def _takes_every_holder(ctx, option, name: str) -> bool:
@@ -74,6 +125,6 @@ def _compare(ctx, where: str, keyword: str, old: tuple, new: tuple, *, old_decla
     found = ctx.breaks(old, new)
     # LENIENT: producers never wrote (old) or will never write (new) names nothing declares.
     if B in found and not ctx.lenient_assumes(not old_declared):
-        yield B, where, keyword, old, new
+        yield Change(B, where, keyword, old, new)
     if F in found and not ctx.lenient_assumes(not new_declared):
-        yield F, where, keyword, old, new
+        yield Change(F, where, keyword, old, new)

@@ -18,8 +18,6 @@ OBJECT_ONLY = frozenset({"required", "properties", "additionalProperties", "patt
                          "dependencies", "dependentRequired", "dependentSchemas", "minProperties",
                          "maxProperties", "propertyNames", "unevaluatedProperties"})
 OBJECT = frozenset({"object"})
-# A pattern no string matches: `escape(both, NOTHING)` looks for a string both patterns match.
-NOTHING = frozenset({"[^\\s\\S]"})
 # Keywords that every empty object meets (with `required` and `minProperties` empty).
 EMPTY_OBJECT_KEYWORDS = frozenset({"type", "properties", "additionalProperties", "patternProperties",
                                    "propertyNames", "maxProperties", "dependencies", "dependentRequired",
@@ -118,6 +116,26 @@ def declares(flat: Flat, name: str) -> bool:
     return declared and not content.is_closed(schemas)
 
 
+def conditional_names(ctx, flat: Flat) -> dict[str, list[tuple]]:
+    """Name -> its schemas in each branch declaring it, for each name declared or required by a
+    subschema that applies to the object only when a condition holds (`then`, `else`,
+    dependentSchemas, draft-07 `dependencies`, dependentRequired): a lenient producer writes it
+    where that applies."""
+    key = ("conditional_names", flat.identity)
+    if key not in ctx.memo:
+        found: dict[str, list[tuple]] = {}
+        branches = [branch for _if, *rest in flat.conditions for branch in rest if branch is not None]
+        branches += [schema for schemas in flat.dep_schemas.values() for schema in schemas]
+        for raw in branches:
+            for branch in ctx.old_flats.alternatives((raw,), flat.line):
+                for name in branch.props.keys() | branch.required.keys():
+                    found.setdefault(name, []).append(branch.props.get(name, ()))
+        for name in (name for names in flat.dep_required.values() for name in names):
+            found.setdefault(name, []).append(())
+        ctx.memo[key] = (flat, found)
+    return ctx.memo[key][1]
+
+
 def names(flat: Flat) -> set[str] | None:
     """The property names a producer writing `flat` may write (lenient policy), or None when
     patternProperties or an additionalProperties schema let it write names without end."""
@@ -152,7 +170,7 @@ def _different_literals(ctx, old: Flat, new: Flat, name: str) -> bool:
                 for each in schemas]
     strings = any(isinstance(s, dict) and s.get("type") == "string" for each in schemas for s in each)
     return strings and all(len(each) == 1 for each in patterns) and regex_automaton.escape(
-        frozenset({patterns[0][0], patterns[1][0]}), NOTHING).contained
+        frozenset({patterns[0][0], patterns[1][0]}), regex_automaton.NOTHING).contained
 
 
 def _resolved(side, raw: object) -> object:

@@ -234,7 +234,7 @@ def _names_kept(ctx, old: Flat, new: Flat) -> bool:
     """Lenient: whether the new propertyNames surely accepts every name old data may hold."""
     if ctx.strict or not new.property_names or content.is_schema(old.additional):
         return False
-    names = set(old.props) | set(old.required)
+    names = set(old.props) | set(old.required) | set(old_data.conditional_names(ctx, old))
     accepted = ctx.new_flats.alternatives(new.property_names, new.key_line("propertyNames"))
     return ctx.lenient_assumes(
         all(any(instances.accepts(flat, name, format_assertion=ctx.options.format_assertion)
@@ -277,19 +277,24 @@ def alternatives(ctx, olds: list[Flat], news: list[Flat], path: str, seen: set, 
         for whole in (source for source in sources if not source.empty):  # no data to carry
             if direction is Direction.BACKWARD:
                 whole = old_data.as_matched(ctx, whole)
+            unmatched = []  # the parts (by type) like no target at all: one finding names them all
             for source in _parts(ctx, direction, whole, targets):
                 if _fits(ctx, direction, source, targets):
                     continue
                 best = _closest(ctx, direction, source, targets)
                 if best is None:
-                    old, new = _order(direction, source, None)
-                    yield BranchPair(old, new, path + source.label, source.line)
+                    unmatched.append(source)
                     continue
                 old, new = _order(direction, source, best)
                 found = ctx.run_flat(old, new, path + new.label, seen, depth + 1, tuple(olds))
                 # Only this direction is known to break: another alternative may cover the other.
                 yield from (dataclasses.replace(f, breaks=frozenset({direction}))
                             for f in found if direction in ctx.breaks_of(f))
+            if unmatched:
+                source = dataclasses.replace(unmatched[0], types=frozenset().union(
+                    *(part.types for part in unmatched))).finish()
+                old, new = _order(direction, source, None)
+                yield BranchPair(old, new, path + source.label, source.line)
     yield from _overlaps(ctx, olds, news, path)
 
 

@@ -39,6 +39,8 @@ class Verdict:
 
 
 UNDECIDED = Verdict(False)
+# A pattern no string matches: `escape(patterns, NOTHING)` looks for a string they all match.
+NOTHING = frozenset({"[^\\s\\S]"})
 
 
 def escape(accepting: frozenset, rejecting: frozenset) -> Verdict:
@@ -50,6 +52,12 @@ def escape(accepting: frozenset, rejecting: frozenset) -> Verdict:
         return _escape(tuple(sorted(accepting)), tuple(sorted(rejecting)))
     except (_Undecided, RecursionError):
         return UNDECIDED
+
+
+def common(patterns: frozenset) -> str | None:
+    """A shortest string every pattern finds a match in (checked by the engine), or None when
+    none exists or the search is undecided."""
+    return escape(patterns, NOTHING).witness
 
 
 @lru_cache(maxsize=4096)

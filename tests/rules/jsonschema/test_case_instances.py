@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 
 import jsonschema
 import pytest
@@ -58,14 +59,37 @@ def _writable(old: dict, instance, lenient: bool) -> bool:
     branches = old.get("oneOf", [{}])
     # anyOf options do not exclude each other: a name one declares may be held by data another
     # matches (the first failed on another keyword)
-    declared = _declared(old).union(*(_declared(option, old) for option in old.get("anyOf", [])))
-    return any(_valid(branch, instance) and set(instance) <= declared | _declared(branch, old)
+    declared = _declared(old).union(*(_declared(option, old) for option in old.get("anyOf", [])),
+                                    *(_declared(part, old) for part in _applying(old, instance)))
+    # a patternProperties pattern declares every name it matches
+    matched = {name for name in instance if any(re.search(p, name) for p in old.get("patternProperties", {}))}
+    return any(_valid(branch, instance) and set(instance) <= declared | matched | _declared(branch, old)
                for branch in branches)
+
+
+def _applying(schema: dict, instance: dict) -> list:
+    """The conditional subschemas that apply to the instance: `then` or `else` as its `if`
+    decides, the dependentSchemas (draft-07 `dependencies`) of the names it holds, and the
+    names those or dependentRequired require (a producer writes the names declared where they
+    apply)."""
+    found = []
+    test = schema.get("if")
+    if isinstance(test, dict):  # read with the document's draft
+        test = {**test, "$schema": schema["$schema"]} if "$schema" in schema else test
+        found.append(schema.get("then" if _valid(test, instance) else "else"))
+    for keyword in ("dependentSchemas", "dependencies", "dependentRequired"):
+        for name, value in schema.get(keyword, {}).items():
+            if name in instance:
+                found.append({"required": value} if isinstance(value, list) else value)
+    return [part for part in found if isinstance(part, dict)]
 
 
 def _mentioned(schema, names: set, values: set) -> None:
     if isinstance(schema, dict):
         names.update(schema.get("properties", {}), schema.get("required", []))
+        names.update(_pattern_names(schema.get("patternProperties", {})))
+        for keyword in ("dependencies", "dependentRequired"):  # the names a dependency requires
+            names.update(n for v in schema.get(keyword, {}).values() if isinstance(v, list) for n in v)
         for key in ("enum", "const"):
             if key in schema:
                 values.update(map(json.dumps, schema[key] if key == "enum" else [schema[key]]))
@@ -74,6 +98,13 @@ def _mentioned(schema, names: set, values: set) -> None:
     elif isinstance(schema, list):
         for child in schema:
             _mentioned(child, names, values)
+
+
+def _pattern_names(patterns: dict) -> set[str]:
+    """Names plain patterns (`^x-`, `-id$`) match: each one's literal, and each two joined (a
+    name both match, where one's start and the other's end allow it)."""
+    literals = [p.strip("^$") for p in patterns if re.fullmatch(r"\^?[A-Za-z0-9_-]*\$?", p)]
+    return set(literals) | {a + b for a in literals for b in literals if a != b}
 
 
 def _documents(old: dict, new: dict):
