@@ -50,6 +50,8 @@ REVOKED = "@{user} your confirmation ({owners}) is withdrawn; open pull requests
 NOTHING_TO_REVOKE = "@{user} you have no confirmation on this migration to withdraw."
 REFUSED = ("@{user} thank you, but only the consumers listed for {file} can confirm this migration "
            "({owners}): you are not one of the listed users, nor a member of a listed team.")
+CLOSED = ("@{user} this tracking issue is closed: its migration is over (completed, or undone), so a "
+          "confirmation here counts for nothing. A migration started again has its own tracking issue.")
 SYNTAX = "@{user} `/schema-migrated` confirms you have moved; `/schema-migrated revoke` withdraws it."
 COMPLETED = "The migration is complete: pull request #{pull} {how} {element}. Closing."
 # A migration undone is over: its confirmations say nothing about a later one, as consumers may go
