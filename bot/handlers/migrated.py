@@ -4,9 +4,9 @@
 Only the App's own tracking issues are answered, and a closed one (its migration completed or
 undone) only to say so: a confirmation there counts for nothing. A confirmation counts for the
 owners listed for the file in the default branch's config that the commenter answers for: their
-own `@login`, or a team GitHub says they are an active member of. The App records it, sealed, in its reply (an
-edited or pasted record counts for nothing), ticks the issue's checklist, and re-runs the checks
-of the open pull requests that change the file.
+own `@login`, or a team GitHub says they are an active member of. The App records it, sealed, in
+its reply (an edited or pasted record counts for nothing), ticks the issue's checklist, and
+re-runs the checks of the open pull requests that change the file.
 """
 from __future__ import annotations
 

@@ -77,7 +77,8 @@ def handle_merged(job: Job, *, github, now=utc_now) -> None:
                reason="completed")
 
 
-def _close(repo, known: Tracked | None, said: Callable[..., str], *, pull: int, reason: str = "not_planned") -> None:
+def _close(repo, known: Tracked | None, said: Callable[..., str], *, pull: int,
+           reason: str = "not_planned") -> None:
     """Close an open tracking issue, saying why (`said(issue, pull=pull)`); once: a redelivery
     finds it closed. A migration undone is "not planned", one completed "completed"."""
     if known is not None and known.open:

@@ -92,11 +92,16 @@ def of_this_run(tracking: Tracked, migration: Migration) -> bool:
     consumers may have gone back to the old shape. A run the history read does not reach the start
     of (bounded) may have begun before the issue: the issue counts then only while open, as the App
     closes it on a merge that undoes the migration. Issues recorded before `started` existed give
-    only the day of their merge, at midnight: on the run's first day they do not count."""
+    only the day of their merge, compared by day (their migrations in flight keep their
+    confirmations; the App closes them on a merge that undoes them)."""
     opened = parse_time(tracking.started or tracking.since)
     if migration.started is None or opened is None:
         return False  # either start unknown: nothing shows the issue is about this run
-    return aware(opened) >= migration.started or (migration.bounded and tracking.open)
+    if tracking.started:
+        during = aware(opened) >= migration.started
+    else:
+        during = opened.date() >= migration.started.date()
+    return during or (migration.bounded and tracking.open)
 
 
 def _of_this_run(tracking: Tracked | None, migration: Migration) -> Tracked | None:

@@ -120,9 +120,9 @@ EVERYONE = {"@mona": "mona", "@acme/billing": "carol"}
     # The history read ends inside the run: it may have begun before the issue; counts while open.
     (dict(started="2026-11-02T10:00:00Z"), dict(bounded=True), True),
     (dict(started="2026-11-02T10:00:00Z", open=False), dict(bounded=True), False),
-    # A record from before `started` was sealed: the day of the merge, at midnight.
-    (dict(since="2026-11-25"), {}, True),
-    (dict(since="2026-11-24"), {}, False),
+    # A record from before `started` was sealed: the day of the merge, compared by day.
+    (dict(since="2026-11-24"), {}, True),
+    (dict(since="2026-11-23"), {}, False),
     (dict(), {}, False),  # no date at all
     (dict(started="not a time"), {}, False),
     (dict(started="2026-11-24T10:00:00Z"), dict(started=None), False),  # the run's start unknown
