@@ -53,9 +53,11 @@ class Issues(RepoBase):
         return _view(data)
 
     @operation("update_issue")
-    def update_issue(self, number: int, *, body: str | None = None, closed: bool = False) -> None:
+    def update_issue(self, number: int, *, body: str | None = None, closed: bool = False,
+                     reason: str = "completed") -> None:
+        """`reason`: why GitHub shows it closed, "completed" or "not_planned" (a migration undone)."""
         changes: dict = {} if body is None else {"body": clip(body)}
         if closed:
-            changes.update(state="closed", state_reason="completed")
+            changes.update(state="closed", state_reason=reason)
         self._client.requester.requestJsonAndCheck("PATCH", f"{self._repo.url}/issues/{int(number)}",
                                                    input=changes)

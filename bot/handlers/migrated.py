@@ -1,11 +1,12 @@
 """`/schema-migrated` in a migration's tracking issue: a consumer says they have moved (or, with
 `revoke`, that they have not after all).
 
-Only the App's own tracking issues are answered. A confirmation counts for the owners listed for
-the file in the default branch's config that the commenter answers for: their own `@login`, or a
-team GitHub says they are an active member of. The App records it, sealed, in its reply (an
-edited or pasted record counts for nothing), ticks the issue's checklist, and re-runs the checks
-of the open pull requests that change the file.
+Only the App's own tracking issues are answered, and a closed one (its migration completed or
+undone) only to say so: a confirmation there counts for nothing. A confirmation counts for the
+owners listed for the file in the default branch's config that the commenter answers for: their
+own `@login`, or a team GitHub says they are an active member of. The App records it, sealed, in
+its reply (an edited or pasted record counts for nothing), ticks the issue's checklist, and
+re-runs the checks of the open pull requests that change the file.
 """
 from __future__ import annotations
 
@@ -65,6 +66,8 @@ def handle_migrated(job: Job, *, github, now=utc_now) -> None:
         return log.info("command ignored: no read access", extra={"delivery": job.delivery_id})
     if not _as_sent(repo.issue_comment(sent["id"]), sent, user):
         return log.info("command ignored: comment deleted or edited", extra={"delivery": job.delivery_id})
+    if not tracking.open:  # completed or undone: a confirmation here would count for nothing
+        return answer(repo, number, sent["id"], CONFUSED, render.CLOSED.format(user=user))
     default_branch = payload["repository"].get("default_branch") or "main"
     try:
         config = load_config(repo, default_branch)

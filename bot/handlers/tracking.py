@@ -1,13 +1,17 @@
 """A merged pull request: open one tracking issue per migration it starts in a file with
-`consumers:`, and close the tracking issue of each migration it completes.
+`consumers:`, and close the tracking issue of each migration it completes or undoes.
 
-Idempotent: the App's own issues carry a sealed record naming their migration
-(bot/overrides/confirmations.py), so a redelivered merge opens nothing twice and closes nothing
-twice. Owners come only from the default branch's config.
+A migration is one run: an element un-deprecated (or removed) and deprecated again is a new
+migration, with a new issue, since consumers may have gone back to the old shape meanwhile; the
+earlier issue is closed saying its confirmations no longer count (the gate ignores them anyway,
+bot/review/confirmations.py). Idempotent: the App's own issues carry a sealed record naming their
+migration (bot/overrides/confirmations.py), so a redelivered merge opens nothing twice and
+closes nothing twice. Owners come only from the default branch's config.
 """
 from __future__ import annotations
 
 import logging
+from typing import Callable
 
 from bot.ambient.jobs import Job
 from bot.config.configfile import ConfigError
@@ -40,31 +44,46 @@ def handle_merged(job: Job, *, github, now=utc_now) -> None:
     started = [(file, m) for file in result.files if file.reviewed and owners_of(config, file)
                for m in file.migrations if m.new]
     ended = [m for file in result.files for m in file.ended]
-    if not started and not ended:
+    undone = [(file.base_path, element) for file in result.files for element in file.withdrawn]
+    if not started and not ended and not undone:
         return
     tracked = tracking_issues(github, repo)
     url, opened = str(merged.get("html_url") or ""), 0
+    for key in undone:
+        _close(repo, tracked.get(key), render.withdrawn, pull=pull.number)
     for file, migration in started:
         known = tracked.get((file.path, migration.element))
-        if known is not None and (known.open or known.pull == pull.number):
-            continue  # tracked already (a redelivery, or a migration restarted while one is open)
+        if known is not None and known.pull == pull.number:
+            continue  # tracked already: a redelivery
         if opened >= MAX_OPENED:
             log.warning("tracking issues not opened: over the limit per merge",
                         extra={"repository": repo.full_name, "pull": pull.number})
             break
+        # An issue still open is an earlier run's, undone where the App did not see it (a push, a
+        # merge while the config was broken). Closed before the new one is opened: a redelivery
+        # after a failure in between still opens it.
+        _close(repo, known, render.restarted, pull=pull.number)
         opened += 1
         tracking = Tracked(file.path, migration.element, migration.kind.value, pull.number,
                            since=migration.since.isoformat() if migration.since else "",
                            due=migration.due.isoformat() if migration.due else "",
-                           replacement=migration.replacement or "")
+                           replacement=migration.replacement or "",
+                           started=str(merged.get("merged_at") or now().isoformat()))
         record = tracking.marker(key=github.record_key, repository=repo.full_name)
         repo.create_issue(render.title(tracking), render.body(tracking, owners=owners_of(config, file),
                                                               confirmed_by={}, pull_url=url, record=record))
     for migration in ended:
-        known = tracked.get((migration.file, migration.element))
-        if known is not None and known.open:
-            repo.comment(known.number, render.completed(known, pull=pull.number))
-            repo.update_issue(known.number, closed=True)
+        _close(repo, tracked.get((migration.file, migration.element)), render.completed, pull=pull.number,
+               reason="completed")
+
+
+def _close(repo, known: Tracked | None, said: Callable[..., str], *, pull: int,
+           reason: str = "not_planned") -> None:
+    """Close an open tracking issue, saying why (`said(issue, pull=pull)`); once: a redelivery
+    finds it closed. A migration undone is "not planned", one completed "completed"."""
+    if known is not None and known.open:
+        repo.comment(known.number, said(known, pull=pull))
+        repo.update_issue(known.number, closed=True, reason=reason)
 
 
 def refreshed_body(github, repo, tracking: Tracked, owners) -> str:

@@ -33,6 +33,10 @@ class Migration:
     new: bool = False
     bounded: bool = False  # the history read ends inside the run: `since` may be earlier still
     clock: Clock | None = None  # whose clock dated `since`; None when it is not from history
+    # When this run of the migration began (`since` is its day): an element un-deprecated, or
+    # removed, and deprecated again starts a new run, which an earlier run's tracking issue does
+    # not speak for. None when not from history.
+    started: datetime | None = None
     # The App's tracking issue of the migration, and which consumers confirmed they have moved
     # (bot/review/confirmations.py): known only to the App, never to the CLI.
     issue: str = ""  # the issue's URL; empty when the migration has none
@@ -91,12 +95,13 @@ def _deprecation(path: str, current: dict[str, Element], versions: _Versions, *,
     start = versions.deprecated.start(path)
     if start is None and not len(history) and not added:
         return Migration(file, Kind.DEPRECATED, path, None, None)  # no history: cannot tell
-    bounded, clock = False, None
+    bounded, clock, started = False, None, None
     if start is None:  # deprecated by this change
         since, new = today, True
         introduced = set(current) - history.holds(0) if len(history) else set()
     else:
-        since, new = versions.deprecated.date(start).date(), False
+        started, new = versions.deprecated.date(start), False
+        since = started.date()
         bounded, clock = versions.deprecated.bounded(path), versions.deprecated.clock(start)
         older = start + 1 < len(history)
         introduced = history.holds(start) - history.holds(start + 1) if older else set()
@@ -106,8 +111,9 @@ def _deprecation(path: str, current: dict[str, Element], versions: _Versions, *,
     due = since + timedelta(days=window)
     if len(beside) == 1:
         return Migration(file, Kind.DOUBLE_WRITE, path, since, due, replacement=beside[0], new=new,
-                         bounded=bounded, clock=clock)
-    return Migration(file, Kind.DEPRECATED, path, since, due, new=new, bounded=bounded, clock=clock)
+                         bounded=bounded, clock=clock, started=started)
+    return Migration(file, Kind.DEPRECATED, path, since, due, new=new, bounded=bounded, clock=clock,
+                     started=started)
 
 
 def _promotion(path: str, versions: _Versions, *, file: str, now: datetime,
@@ -125,7 +131,7 @@ def _promotion(path: str, versions: _Versions, *, file: str, now: datetime,
     if now >= due and not settled:
         return None
     return Migration(file, Kind.PROMOTION, path, since.date(), due.date(),
-                     clock=versions.optional.clock(start))
+                     clock=versions.optional.clock(start), started=since)
 
 
 def ended(base: str, head: str | None, *, file: str, fmt: Format, history: History, config: Config,
@@ -141,3 +147,11 @@ def ended(base: str, head: str | None, *, file: str, fmt: Format, history: Histo
         if kept is None or (migration.kind is Kind.PROMOTION and not kept.optional):
             out.append(migration)
     return out
+
+
+def withdrawn(base: str, head: str | None, *, fmt: Format) -> list[str]:
+    """The elements `base` deprecates that `head` keeps without deprecating: the deprecation is
+    undone, and with it the migration (deprecating the element again starts a new one)."""
+    after = elements(head, fmt=fmt) if head is not None else {}
+    return sorted(path for path, element in elements(base, fmt=fmt).items()
+                  if element.deprecated and path in after and not after[path].deprecated)

@@ -32,6 +32,9 @@ class Tracked:
     since: str = ""  # ISO dates of the window, as the calendar had them at the merge
     due: str = ""
     replacement: str = ""  # the new half of a double-write
+    # When the merge that started it landed (GitHub's `merged_at`): which run of the migration the
+    # issue is about, should the element be un-deprecated (or removed) and deprecated again.
+    started: str = ""
     number: int = 0  # the issue's number (not sealed: known once the issue exists)
     url: str = ""
     open: bool = True
@@ -42,7 +45,8 @@ class Tracked:
 
     def marker(self, *, key: bytes, repository: str) -> str:
         data = {"kind": TRACKING_KIND, "migration": self.kind, "file": self.file, "element": self.element,
-                "pull": self.pull, "since": self.since, "due": self.due, "replacement": self.replacement}
+                "pull": self.pull, "since": self.since, "due": self.due, "replacement": self.replacement,
+                "started": self.started}
         return seal(data, key=key, scope=tracking_scope(repository))
 
 
@@ -66,7 +70,8 @@ def tracking_of(issue, *, key: bytes, repository: str, login: str) -> Tracked | 
     try:
         return Tracked(str(data["file"]), str(data["element"]), str(data["migration"]), int(data["pull"]),
                        since=str(data.get("since") or ""), due=str(data.get("due") or ""),
-                       replacement=str(data.get("replacement") or ""), number=issue.number, url=issue.url, open=issue.state == "open")
+                       replacement=str(data.get("replacement") or ""), started=str(data.get("started") or ""),
+                       number=issue.number, url=issue.url, open=issue.state == "open")
     except (KeyError, TypeError, ValueError):
         return None
 

@@ -30,6 +30,9 @@ class FileReview:
     # Migrations of the base this change completes (element removed or promoted), for a file
     # with `consumers:` only: the gate asks whether they confirmed (bot/review/confirmations.py).
     ended: tuple = ()
+    # Elements the base deprecates and this change keeps without deprecating (a file with
+    # `consumers:` only): the migration is undone, and its tracking issue closed on merge.
+    withdrawn: tuple[str, ...] = ()
     # Not changed by the pull request: reviewed because it uses a file that is. It has no
     # diff to comment on; its findings show in the summary and as annotations.
     context: bool = False

@@ -50,8 +50,18 @@ REVOKED = "@{user} your confirmation ({owners}) is withdrawn; open pull requests
 NOTHING_TO_REVOKE = "@{user} you have no confirmation on this migration to withdraw."
 REFUSED = ("@{user} thank you, but only the consumers listed for {file} can confirm this migration "
            "({owners}): you are not one of the listed users, nor a member of a listed team.")
+CLOSED = ("@{user} this tracking issue is closed: its migration is over (completed, or undone), so a "
+          "confirmation here counts for nothing. A migration started again has its own tracking issue.")
 SYNTAX = "@{user} `/schema-migrated` confirms you have moved; `/schema-migrated revoke` withdraws it."
 COMPLETED = "The migration is complete: pull request #{pull} {how} {element}. Closing."
+# A migration undone is over: its confirmations say nothing about a later one, as consumers may go
+# back to the old shape meanwhile. A new deprecation gets a new issue, with an empty checklist.
+WITHDRAWN_NOTE = ("Pull request #{pull} withdrew the deprecation of {element}: this migration is over, and "
+                  "the confirmations here no longer count. Deprecating it again starts a new migration with "
+                  "its own tracking issue, where consumers confirm again. Closing.")
+RESTARTED = ("Pull request #{pull} started a migration of {element} again after this one had been undone: "
+             "that is a new migration, with its own tracking issue, where consumers confirm again; the "
+             "confirmations here no longer count. Closing.")
 HOW = {"pending promotion": "made required"}
 
 
@@ -80,3 +90,11 @@ def owners_list(owners: Sequence[str]) -> str:
 
 def completed(tracking: Tracked, *, pull: int) -> str:
     return COMPLETED.format(pull=pull, how=HOW.get(tracking.kind, "removed"), element=code(tracking.element))
+
+
+def withdrawn(tracking: Tracked, *, pull: int) -> str:
+    return WITHDRAWN_NOTE.format(pull=pull, element=code(tracking.element))
+
+
+def restarted(tracking: Tracked, *, pull: int) -> str:
+    return RESTARTED.format(pull=pull, element=code(tracking.element))

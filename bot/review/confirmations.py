@@ -6,7 +6,9 @@ Pure: the reviewed files, the config, the tracking issues and their confirmation
 out, with one SCHEMA_CONSUMERS_MIGRATION finding per migration ended, and each migration in flight
 annotated with who confirmed. Before the window has passed, an unconfirmed consumer makes it an
 error whatever the window's own severity; after it, a warning; once every consumer confirmed, a
-note, and the window's own finding on that element is at most a warning.
+note, and the window's own finding on that element is at most a warning. A tracking issue speaks
+only for the run of the migration it was opened in: undone (un-deprecated, removed) and started
+again, the migration is a new one its consumers have not confirmed.
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from bot.config.bot_rules import CONSUMERS_MIGRATION, DEPRECATION_WINDOW
 from bot.config.config import Config
 from bot.lifecycle.migrations import Kind, Migration
 from bot.lifecycle.promotion import promoted
+from bot.lifecycle.since import aware, parse_time
 from bot.render.model import FileReview
 
 ENDS = {Kind.DEPRECATED: "removed while deprecated", Kind.DOUBLE_WRITE: "removed (the old half of a double-write)",
@@ -34,6 +37,9 @@ NO_DATE = "no date could be established"
 TRACKED = "Tracking issue: #{number}."
 UNTRACKED = ("No tracking issue records this migration (it began before the App tracked it), so "
              "nobody could confirm; a maintainer can accept the change with `/schema-override`.")
+EARLIER = ("Tracking issue #{number} was opened for an earlier run of this migration (undone since and "
+           "started again, or begun before the history read), so its confirmations do not count; a "
+           "maintainer can accept the change with `/schema-override`.")
 
 Key = tuple[str, str]
 
@@ -43,6 +49,9 @@ class Tracked(Protocol):
 
     number: int
     url: str
+    since: str
+    started: str
+    open: bool
 
 
 def gate(files: Sequence[FileReview], config: Config, tracked: Mapping[Key, Tracked],
@@ -58,7 +67,7 @@ def gate(files: Sequence[FileReview], config: Config, tracked: Mapping[Key, Trac
             key = (migration.file, migration.element)
             findings = _judged(findings, migration, owners, tracked.get(key), confirmations.get(key, {}),
                                file=file, today=today)
-        charted = tuple(_annotated(m, owners, tracked.get((file.path, m.element)),
+        charted = tuple(_annotated(m, owners, _of_this_run(tracked.get((file.path, m.element)), m),
                                    confirmations.get((file.path, m.element), {})) for m in file.migrations)
         out.append(replace(file, findings=tuple(sorted(findings, key=lambda f: f.sort_key)), migrations=charted))
     return out
@@ -76,11 +85,37 @@ def split(owners: Sequence[str], confirmed: Mapping[str, str]) -> tuple[tuple[st
     return (tuple(o for o in owners if o in confirmed), tuple(o for o in owners if o not in confirmed))
 
 
+def of_this_run(tracking: Tracked, migration: Migration) -> bool:
+    """Whether the tracking issue was opened during the migration's present run, which began at
+    `migration.started` (its first version on the base branch): an issue opened before it is
+    about an earlier run (the element un-deprecated or removed since, and deprecated again), whose
+    consumers may have gone back to the old shape. A run the history read does not reach the start
+    of (bounded) may have begun before the issue: the issue counts then only while open, as the App
+    closes it on a merge that undoes the migration. Issues recorded before `started` existed give
+    only the day of their merge, compared by day (their migrations in flight keep their
+    confirmations; the App closes them on a merge that undoes them)."""
+    opened = parse_time(tracking.started or tracking.since)
+    if migration.started is None or opened is None:
+        return False  # either start unknown: nothing shows the issue is about this run
+    if tracking.started:
+        during = aware(opened) >= migration.started
+    else:
+        during = opened.date() >= migration.started.date()
+    return during or (migration.bounded and tracking.open)
+
+
+def _of_this_run(tracking: Tracked | None, migration: Migration) -> Tracked | None:
+    return tracking if tracking is not None and of_this_run(tracking, migration) else None
+
+
 def _judged(findings: list[Finding], migration: Migration, owners: Sequence[str], tracking: Tracked | None,
             confirmed_by: Mapping[str, str], *, file: FileReview, today: date) -> list[Finding]:
+    if tracking is not None and not of_this_run(tracking, migration):
+        where, confirmed_by = EARLIER.format(number=tracking.number), {}
+    else:
+        where = TRACKED.format(number=tracking.number) if tracking else UNTRACKED
     done, waiting = split(owners, confirmed_by)
     shown_done = ", ".join(f"{o} (by @{confirmed_by[o]})" for o in done)
-    where = TRACKED.format(number=tracking.number) if tracking else UNTRACKED
     due = migration.due.isoformat() if migration.due else NO_DATE
     values = dict(element=migration.element, what=ENDS[migration.kind], due=due, where=where,
                   waiting=", ".join(waiting), confirmed=CONFIRMED.format(confirmed=shown_done) if done else "")

@@ -77,10 +77,12 @@ def review_file(change: FileChange, classified: Classification, config: Config, 
     charted = migrations.in_flight(head, file=change.path, fmt=classified.format, now=now,
                                    config=config, history=change.history if base is not None else (),
                                    added=base is None) if chart else []
+    tracked = base is not None and config.consumers_of(base_path)
     finished = migrations.ended(base, head, file=base_path, fmt=classified.format, now=now, config=config,
-                                history=change.history) if base is not None and config.consumers_of(base_path) else []
+                                history=change.history) if tracked else []
+    undone = migrations.withdrawn(base, head, fmt=classified.format) if tracked else []
     return file_review(change, classified, findings=tuple(findings), notes=tuple(notes),
-                 migrations=tuple(charted), ended=tuple(finished))
+                 migrations=tuple(charted), ended=tuple(finished), withdrawn=tuple(undone))
 
 
 def file_review(change: FileChange, classified: Classification, **values) -> FileReview:

@@ -12,13 +12,13 @@ from rules import Finding, Format, Mode, Severity, Side
 from bot.config.config import DEPRECATION_WINDOW, parse_config
 from bot.handlers.events import Work, classify
 from bot.handlers.migrated import parse
-from bot.lifecycle.migrations import Kind, Migration, ended
+from bot.lifecycle.migrations import Kind, Migration, ended, withdrawn
 from bot.overrides.confirmations import (CONFIRMED, WITHDRAWN, Confirmation, Tracked, confirmed, tracked_in,
                                          tracking_of)
 from bot.overrides.records import derive_key
 from bot.render import calendar, tracking as render
 from bot.render.model import FileReview
-from bot.review.confirmations import gate
+from bot.review.confirmations import gate, of_this_run
 from tests.security.markdown_check import problems
 
 KEY, OTHER_KEY = derive_key(b"secret"), derive_key(b"another")
@@ -77,14 +77,19 @@ def test_confirmations_replay_in_order_and_a_revoke_withdraws_its_authors():
     assert confirmed(bodies, key=KEY, repository=REPO, number=7) == {"@acme/billing": "carol"}
 
 
-def removed(element="Order.note", *, due=TODAY + timedelta(days=5), kind=Kind.DEPRECATED, findings=()):
-    migration = Migration(FILE, kind, element, TODAY - timedelta(days=9), due)
+STARTED = datetime(2026, 11, 24, 10, 0, tzinfo=timezone.utc)  # the run's first version, merged
+
+
+def removed(element="Order.note", *, due=TODAY + timedelta(days=5), kind=Kind.DEPRECATED, findings=(),
+            started=STARTED, bounded=False):
+    migration = Migration(FILE, kind, element, TODAY - timedelta(days=9), due, started=started, bounded=bounded)
     return FileReview(path=FILE, format=Format.AVRO, mode=Mode.BACKWARD, base_path=FILE,
                       findings=tuple(findings), ended=(migration,))
 
 
-def verdict(file, confirmations, tracked=True):
-    out = gate([file], CONFIG, {(FILE, "Order.note"): SimpleNamespace(number=7, url="u")} if tracked else {},
+def verdict(file, confirmations, tracked=True, tracking=Tracked(FILE, "Order.note", "deprecated", 3,
+                                                                 started="2026-11-24T10:00:00Z", number=7, url="u")):
+    out = gate([file], CONFIG, {(FILE, "Order.note"): tracking} if tracked else {},
                {(FILE, "Order.note"): confirmations}, today=TODAY)
     [found] = [f for f in out[0].findings if f.rule == "SCHEMA_CONSUMERS_MIGRATION"]
     return found, out[0]
@@ -101,6 +106,46 @@ def verdict(file, confirmations, tracked=True):
 def test_the_gate_on_a_removal(due, confirmations, severity, said):
     found, _file = verdict(removed(due=due), confirmations)
     assert found.severity is severity and said in found.message, found.message
+
+
+EVERYONE = {"@mona": "mona", "@acme/billing": "carol"}
+
+
+@pytest.mark.parametrize("recorded, run, counts", [
+    (dict(started="2026-11-24T10:00:00Z"), {}, True),  # opened by the merge that began the run
+    (dict(started="2026-11-30T08:00:00+00:00"), {}, True),  # opened later in the same run
+    # Opened before the run began: the element was un-deprecated (or removed) and deprecated again.
+    (dict(started="2026-11-24T09:59:59Z"), {}, False),
+    (dict(started="2026-11-02T10:00:00Z"), {}, False),
+    # The history read ends inside the run: it may have begun before the issue; counts while open.
+    (dict(started="2026-11-02T10:00:00Z"), dict(bounded=True), True),
+    (dict(started="2026-11-02T10:00:00Z", open=False), dict(bounded=True), False),
+    # A record from before `started` was sealed: the day of the merge, compared by day.
+    (dict(since="2026-11-24"), {}, True),
+    (dict(since="2026-11-23"), {}, False),
+    (dict(), {}, False),  # no date at all
+    (dict(started="not a time"), {}, False),
+    (dict(started="2026-11-24T10:00:00Z"), dict(started=None), False),  # the run's start unknown
+])
+def test_a_tracking_issue_counts_only_for_the_run_it_was_opened_in(recorded, run, counts):
+    tracking = Tracked(FILE, "Order.note", "deprecated", 3, number=7, url="u", **recorded)
+    assert of_this_run(tracking, Migration(FILE, Kind.DEPRECATED, "Order.note", STARTED.date(), TODAY,
+                                           **{"started": STARTED, **run})) is counts
+    found, _file = verdict(removed(**{"started": STARTED, **run}), EVERYONE, tracking=tracking)
+    if counts:
+        assert found.severity is Severity.INFO and found.message.endswith("Tracking issue: #7."), found.message
+    else:  # every consumer confirmed there, but not in this run
+        assert found.severity is Severity.ERROR, found.message
+        assert "consumers who have not confirmed they moved: @acme/billing, @mona. Tracking issue #7 was " \
+               "opened for an earlier run of this migration" in found.message, found.message
+
+
+def test_a_new_deprecation_is_not_annotated_with_an_earlier_runs_issue():
+    charted = Migration(FILE, Kind.DEPRECATED, "Order.note", TODAY, TODAY + timedelta(days=14), new=True)
+    file = FileReview(path=FILE, format=Format.AVRO, mode=Mode.BACKWARD, base_path=FILE, migrations=(charted,))
+    stale = Tracked(FILE, "Order.note", "deprecated", 3, started="2026-11-02T10:00:00Z", number=7, url="u")
+    [out] = gate([file], CONFIG, {(FILE, "Order.note"): stale}, {(FILE, "Order.note"): EVERYONE}, today=TODAY)
+    assert out.migrations == (charted,)  # no issue link, nobody shown as confirmed
 
 
 def test_without_a_tracking_issue_nobody_could_confirm_and_it_says_so():
@@ -164,3 +209,26 @@ def test_the_migrations_a_change_completes(head, finished):
     found = ended(BASE, head, file=FILE, fmt=Format.AVRO, history=history,
                   config=parse_config("promotion_window_days: 10\n"), now=NOW)
     assert [m.element for m in found] == finished
+
+
+PLAIN = BASE.replace(', "deprecated": true', "")
+GONE = BASE.replace('{"name": "a", "type": "string", "deprecated": true}, ', "")
+
+
+@pytest.mark.parametrize("versions, began", [
+    ([(3, BASE), (40, BASE), (50, PLAIN)], 40),  # one run, since day 40
+    ([(3, BASE), (20, BASE), (30, PLAIN), (40, BASE)], 20),  # un-deprecated, deprecated again: a new run
+    ([(3, BASE), (20, BASE), (25, PLAIN), (30, GONE), (40, BASE)], 20),  # removed, added back, deprecated
+])
+def test_a_run_of_a_migration_starts_at_its_latest_deprecation(versions, began):
+    history = [(f"s{days}", (NOW - timedelta(days=days)).isoformat(), text) for days, text in versions]
+    [found] = ended(BASE, GONE, file=FILE, fmt=Format.AVRO, history=history, config=parse_config(""), now=NOW)
+    assert found.element == "R.a" and found.started == NOW - timedelta(days=began), found
+
+
+@pytest.mark.parametrize("head, undone", [
+    (PLAIN, ["R.a"]),  # un-deprecated
+    (BASE, []), (GONE, []), (None, []),  # still deprecated, or removed: completed, not undone
+])
+def test_the_deprecations_a_change_withdraws(head, undone):
+    assert withdrawn(BASE, head, fmt=Format.AVRO) == undone
