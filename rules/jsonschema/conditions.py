@@ -1,10 +1,13 @@
 """Conditionals (`if`/`then`/`else`) of two alternatives: which ones are not shown compatible.
 
-A conditional is shown to take all old data (BACKWARD) only when the old alternative has one
+A conditional is shown to take all old data (BACKWARD) when the old alternative has one
 with the same `if` whose `then` and `else` each accept no more than the new one's (compared
-as any other subschemas). Anything else is reported: the sound default. The comparison of
-the branches runs under the strict policy: a branch is applied to the whole object, so the
-names it declares say nothing about what producers of that object wrote.
+as any other subschemas), or when its `then` and `else` each accept all that the whole old
+alternative does (whatever the `if` says). Anything else is reported: the sound default. A
+branch compared with a branch runs under the strict policy: a branch is applied to the whole
+object, so the names it declares say nothing about what producers of that object wrote. The
+whole alternative does declare them: compared with it, a branch runs under the policy given
+(under lenient, an `else` forbidding a name the old object never declared takes all old data).
 """
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from typing import Iterator
 from ..model import Direction
 from . import content, untouched
 from .flat import Flat
+from .flatten import TooManyAlternatives
 
 IF, THEN, ELSE = 0, 1, 2
 
@@ -20,18 +24,19 @@ IF, THEN, ELSE = 0, 1, 2
 def unproven(ctx, old: Flat, new: Flat) -> Iterator[tuple[tuple, Direction]]:
     """(conditional, direction) for each conditional of one side not shown implied by the
     other's: a new one old data may fail (BACKWARD), an old one new data may fail (FORWARD)."""
-    for direction, sources, targets in ((Direction.BACKWARD, new.conditions, old.conditions),
-                                        (Direction.FORWARD, old.conditions, new.conditions)):
-        for condition in sources:
-            if not _implied(ctx, direction, condition, targets):
+    for direction, sources, whole in ((Direction.BACKWARD, new, old), (Direction.FORWARD, old, new)):
+        for condition in sources.conditions:
+            if not _implied(ctx, direction, condition, whole):
                 yield condition, direction
 
 
-def _implied(ctx, direction: Direction, condition: tuple, others: tuple) -> bool:
-    """Whether every value satisfying one of `others` satisfies `condition` (same `if`, branches
-    that accept at least as much)."""
-    if _constrains_nothing(condition):
+def _implied(ctx, direction: Direction, condition: tuple, whole: Flat) -> bool:
+    """Whether every value `whole` (the other side) accepts satisfies `condition`: its branches
+    take all of `whole`, or one of its conditionals has the same `if` and branches that accept
+    no more."""
+    if _constrains_nothing(condition) or _takes_whole(ctx, direction, condition, whole):
         return True
+    others = whole.conditions
     return any(_same_if(ctx, direction, condition, other)
                and all(_branch_within(ctx, direction, condition[part], other[part]) for part in (THEN, ELSE))
                for other in others)
@@ -39,6 +44,25 @@ def _implied(ctx, direction: Direction, condition: tuple, others: tuple) -> bool
 
 def _constrains_nothing(condition: tuple) -> bool:
     return all(branch is None or content.is_open((branch,)) for branch in condition[THEN:])
+
+
+def _takes_whole(ctx, direction: Direction, condition: tuple, whole: Flat) -> bool:
+    """Whether each branch of `condition` accepts every value `whole` accepts (a branch of
+    several alternatives is left to the comparison of conditionals)."""
+    flats = ctx.new_flats if direction is Direction.BACKWARD else ctx.old_flats
+    for branch in condition[THEN:]:
+        if branch is None or content.is_open((branch,)):
+            continue
+        try:
+            alternatives = flats.alternatives((branch,), getattr(branch, "line", whole.line))
+        except TooManyAlternatives:
+            return False
+        if len(alternatives) != 1:
+            return False
+        old, new = (whole, alternatives[0]) if direction is Direction.BACKWARD else (alternatives[0], whole)
+        if direction in ctx.trial(old, new):
+            return False
+    return True
 
 
 def _same_if(ctx, direction: Direction, condition: tuple, other: tuple) -> bool:
