@@ -48,7 +48,11 @@ def _constrains_nothing(condition: tuple) -> bool:
 
 def _takes_whole(ctx, direction: Direction, condition: tuple, whole: Flat) -> bool:
     """Whether each branch of `condition` accepts every value `whole` accepts (a branch of
-    several alternatives is left to the comparison of conditionals)."""
+    several alternatives is left to the comparison of conditionals). Not where `whole` has
+    conditionals or dependent schemas of its own: the names their branches declare are data
+    too, which `whole`'s own properties do not show."""
+    if whole.conditions or whole.dep_schemas:
+        return False
     flats = ctx.new_flats if direction is Direction.BACKWARD else ctx.old_flats
     for branch in condition[THEN:]:
         if branch is None or content.is_open((branch,)):
