@@ -48,14 +48,17 @@ def _constrains_nothing(condition: tuple) -> bool:
 
 def _takes_whole(ctx, direction: Direction, condition: tuple, whole: Flat) -> bool:
     """Whether each branch of `condition` accepts every value `whole` accepts (a branch of
-    several alternatives is left to the comparison of conditionals). Not where `whole` has
-    conditionals or dependent schemas of its own: the names their branches declare are data
-    too, which `whole`'s own properties do not show."""
+    several alternatives is left to the comparison of conditionals); a `then` whose `if` no
+    value of `whole` meets applies to none. Not where `whole` has conditionals or dependent
+    schemas of its own: the names their branches declare are data too, which `whole`'s own
+    properties do not show."""
     if whole.conditions or whole.dep_schemas:
         return False
     flats = ctx.new_flats if direction is Direction.BACKWARD else ctx.old_flats
-    for branch in condition[THEN:]:
-        if branch is None or content.is_open((branch,)):
+    for part in (THEN, ELSE):
+        branch = condition[part]
+        if branch is None or content.is_open((branch,)) \
+                or part == THEN and _never_met(flats, condition[IF], whole):
             continue
         try:
             alternatives = flats.alternatives((branch,), getattr(branch, "line", whole.line))
@@ -67,6 +70,22 @@ def _takes_whole(ctx, direction: Direction, condition: tuple, whole: Flat) -> bo
         if direction in ctx.trial(old, new):
             return False
     return True
+
+
+def _never_met(flats, test, whole: Flat) -> bool:
+    """Whether no value of `whole` meets the `if` `test`: a name `whole` requires holds a
+    value (const/enum) that the `if` never allows there (a version discriminator)."""
+    try:
+        tests = flats.alternatives((test,), getattr(test, "line", whole.line))
+    except TooManyAlternatives:
+        return False
+    return all(any(_apart(whole.props.get(name, ()), alternative.props[name])
+                   for name in alternative.props if name in whole.required) for alternative in tests)
+
+
+def _apart(held: tuple, tested: tuple) -> bool:
+    left, right = content.literals(held), content.literals(tested)
+    return left is not None and right is not None and not left & right
 
 
 def _same_if(ctx, direction: Direction, condition: tuple, other: tuple) -> bool:

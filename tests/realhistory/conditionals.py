@@ -34,7 +34,7 @@ def conditional_documents(old, new, path: str, mend):
     base = minimal(old, old)
     switches = [document for document in (_put(base, place, value) for value in _switches(old, new, place))
                 if document is not None]
-    switches = _distinct([mend(each) for each in switches if mend(each) is not None] or [base])[:MAX_SWITCHES]
+    switches = _distinct([each for each in map(mend, switches) if each is not None] or [base])[:MAX_SWITCHES]
     count = 0
     for start in switches:
         yield start
@@ -90,17 +90,24 @@ def _conditionals(root, node, depth: int) -> list:
 
 def _differing(old, new, place: tuple) -> list:
     """Data locations, below `place`, where what the two sides' conditionals' branches say
-    differs: the deepest ones first."""
+    differs: the shallowest first (a recursive definition repeats its differences deeper)."""
     found: list = []
-    pairs = zip(_conditionals(old, _at(old, old, place), 0), _conditionals(new, _at(new, new, place), 0))
-    for was, now in pairs:
+    olds, news = _conditionals(old, _at(old, old, place), 0), _conditionals(new, _at(new, new, place), 0)
+    for now in news[len(olds):]:  # added: each branch against what OLD says of its names
+        for key in BRANCHES:
+            branch = _resolve(new, now.get(key))
+            said = {name: _at(old, old, place + (("prop", name),)) for name in _props(branch)} \
+                if isinstance(branch, dict) else {}
+            _walk(old, new, {"properties": {k: v for k, v in said.items() if v is not None}},
+                  {"properties": _props(branch)} if said else None, place, found, set(), 0)
+    for was, now in zip(olds, news):
         for key in BRANCHES:
             _walk(old, new, was.get(key), now.get(key), place, found, set(), 0)
         if json.dumps(was.get("if"), sort_keys=True) != json.dumps(now.get("if"), sort_keys=True):
             # Another `if`: data that took one branch may now take the other, whatever it holds.
             found += [place + (("prop", name),) for root, each in ((old, was), (new, now)) for key in BRANCHES
                       if isinstance(branch := _resolve(root, each.get(key)), dict) for name in _props(branch)]
-    return sorted(_distinct(found), key=len, reverse=True)[:MAX_PLACES]
+    return sorted(_distinct(found), key=len)[:MAX_PLACES]
 
 
 def _walk(old, new, was, now, where: tuple, found: list, seen: set, depth: int) -> None:
@@ -108,8 +115,9 @@ def _walk(old, new, was, now, where: tuple, found: list, seen: set, depth: int) 
     if depth > MAX_DEPTH or (id(was), id(now)) in seen or len(found) >= 4 * MAX_PLACES:
         return
     seen.add((id(was), id(now)))
-    if json.dumps(was, sort_keys=True) == json.dumps(now, sort_keys=True):
-        return
+    text = json.dumps(was, sort_keys=True)
+    if text == json.dumps(now, sort_keys=True) and '"$ref"' not in text:
+        return  # (the same reference may reach definitions that differ)
     if not isinstance(was, dict) or not isinstance(now, dict):
         found.append(where)
         return
@@ -144,4 +152,9 @@ def _values(old, new, where: tuple) -> list:
     then what the place mentions, an array of two equal items, and plain values."""
     built = [minimal(root, node) for root in (old, new)
              if isinstance(node := _at(root, root, where), dict)]
+    node = _at(old, old, where)
+    if isinstance(node, dict) and isinstance(node.get("items"), list):
+        # A tuple's positions filled, then one more item: what its `items` as a list refuses.
+        prefix = [minimal(old, each) for each in node["items"]]
+        built += [[*prefix, extra] for extra in ("x", 0, {})]
     return _distinct([*built, *_local(old, new, where), *PLAIN])
