@@ -12,6 +12,7 @@ generator: the schemas and the finding's path alone; the `jsonschema` library st
 from __future__ import annotations
 
 import json
+from itertools import zip_longest
 
 from rules.examples.instances import EXTRA, ITEMS
 from rules.examples.jsonschema import _location
@@ -29,9 +30,9 @@ def conditional_documents(old, new, path: str, mend):
     """Documents for a finding whose path ends at an `if`; nothing for any other path."""
     if not path.endswith("/if"):
         return
-    path = ALTERNATIVE.sub("", _pattern_steps(old, new, path[:-len("/if")]))
-    place = _location(path)
-    base = minimal(old, old)
+    path = _pattern_steps(old, new, path[:-len("/if")])
+    place = _location(ALTERNATIVE.sub("", path))
+    base = _along(old, path, minimal(old, old))
     switches = [document for document in (_put(base, place, value) for value in _switches(old, new, place))
                 if document is not None]
     switches = _distinct([each for each in map(mend, switches) if each is not None] or [base])[:MAX_SWITCHES]
@@ -39,29 +40,45 @@ def conditional_documents(old, new, path: str, mend):
     for start in switches:
         yield start
         count += 1
-    for where in _differing(old, new, place):
-        for value in _values(old, new, where):
-            for start in switches:
-                document = _put(start, where, value)
-                if document is None:
-                    continue
-                for each in (document, mend(document)):
-                    if each is not None:
-                        yield each
-                        count += 1
-                if count >= MAX_DOCUMENTS:
-                    return
+    # Each place's first value, then each place's second, ...: one place cannot use up the budget.
+    tries = [[(where, value) for value in _values(old, new, where)] for where in _differing(old, new, place)]
+    for where, value in (each for row in zip_longest(*tries) for each in row if each is not None):
+        for start in switches:
+            document = _put(start, where, value)
+            if document is None:
+                continue
+            for each in (document, mend(document)):
+                if each is not None:
+                    yield each
+                    count += 1
+            if count >= MAX_DOCUMENTS:
+                return
+
+
+def _along(old, path: str, document):
+    """`document` with a small document of each alternative the path names put where it
+    names it (`…/oneOf[2].args`: the third task kind, whose `args` hold the conditional)."""
+    for match in ALTERNATIVE.finditer(path):
+        where = _location(ALTERNATIVE.sub("", path[:match.start()]))
+        node = _at(old, old, where)
+        keyword, index = match.group()[1:-1].split("[")
+        branches = node.get(keyword) if isinstance(node, dict) else None
+        if isinstance(branches, list) and int(index) < len(branches):
+            document = _put(document, where, minimal(old, branches[int(index)])) or document
+    return document
 
 
 def _switches(old, new, place: tuple) -> list:
     """Objects for the place that meet or miss each `if` of either side: a small document of
-    OLD's schema there with one name an `if` tests set to each value either side mentions."""
+    the schema holding the `if` (the alternative it sits in) with one name the `if` tests set
+    to each value either side mentions."""
     out = []
     for root in (old, new):
-        for conditional in _conditionals(root, _at(root, root, place), 0):
+        for conditional, alternative in _conditionals(root, _at(root, root, place), 0):
             test = _resolve(root, conditional["if"])
             if not isinstance(test, dict):
                 continue
+            holder = minimal(root, alternative)
             tested = test.get("properties") if isinstance(test.get("properties"), dict) else {}
             names = [*tested, *[n for n in test.get("required", []) if isinstance(n, str)]]
             for name in names:
@@ -71,20 +88,22 @@ def _switches(old, new, place: tuple) -> list:
                     declared = _at(side, side, place + (("prop", name),))
                     if isinstance(declared, dict):
                         _mentioned({k: v for k, v in declared.items() if k in ("enum", "const")}, values)
-                out += [{name: value} for value in _distinct(values)]
-    start = minimal(old, _at(old, old, place) or {})
-    return [{**start, **each} if isinstance(start, dict) else each for each in _distinct(out)] or [start]
+                out += [{**holder, name: value} if isinstance(holder, dict) else {name: value}
+                        for value in _distinct(values)]
+    return _distinct(out) or [minimal(old, _at(old, old, place) or {})]
 
 
-def _conditionals(root, node, depth: int) -> list:
-    """The schemas holding an `if` at this place: the node and its in-place alternatives."""
+def _conditionals(root, node, depth: int, holder=None) -> list:
+    """(schema holding an `if`, the alternative it belongs to) at this place: the node and its
+    in-place alternatives; an `allOf` member belongs to the schema listing it."""
     node = _resolve(root, node)
     if not isinstance(node, dict) or depth > MAX_DEPTH:
         return []
-    found = [node] if "if" in node else []
+    holder = node if holder is None else holder
+    found = [(node, holder)] if "if" in node else []
     for key in IN_PLACE:
         for branch in node.get(key) if isinstance(node.get(key), list) else []:
-            found += _conditionals(root, branch, depth + 1)
+            found += _conditionals(root, branch, depth + 1, holder if key == "allOf" else None)
     return found
 
 
@@ -92,7 +111,7 @@ def _differing(old, new, place: tuple) -> list:
     """Data locations, below `place`, where what the two sides' conditionals' branches say
     differs: the shallowest first (a recursive definition repeats its differences deeper)."""
     found: list = []
-    olds, news = _conditionals(old, _at(old, old, place), 0), _conditionals(new, _at(new, new, place), 0)
+    olds, news = ([c for c, _holder in _conditionals(root, _at(root, root, place), 0)] for root in (old, new))
     for now in news[len(olds):]:  # added: each branch against what OLD says of its names
         for key in BRANCHES:
             branch = _resolve(new, now.get(key))
