@@ -5,7 +5,8 @@ with the same `if` whose `then` and `else` each accept no more than the new one'
 as any other subschemas), or when its `then` and `else` each accept all that the whole old
 alternative does (whatever the `if` says). Anything else is reported: the sound default. A
 branch compared with a branch runs under the strict policy: a branch is applied to the whole
-object, so the names it declares say nothing about what producers of that object wrote. The
+object, so the names it declares say nothing about what producers of that object wrote (under
+lenient, a name the old document declares nowhere is still in no old data). The
 whole alternative does declare them: compared with it, a branch runs under the policy given
 (under lenient, an `else` forbidding a name the old object never declared takes all old data).
 """
@@ -14,11 +15,12 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..model import Direction
-from . import content, untouched
+from . import content, paths, untouched
 from .flat import Flat
 from .flatten import TooManyAlternatives
 
 IF, THEN, ELSE = 0, 1, 2
+PROPERTY_ADDED = "JSONSCHEMA_PROPERTY_ADDED"
 
 
 def unproven(ctx, old: Flat, new: Flat) -> Iterator[tuple[tuple, Direction]]:
@@ -98,4 +100,39 @@ def _branch_within(ctx, direction: Direction, branch, other) -> bool:
     if branch is None or content.is_open((branch,)):
         return True
     old, new = (other, branch) if direction is Direction.BACKWARD else (branch, other)
-    return direction not in ctx.strict_twin().breaks(*(() if s is None else (s,) for s in (old, new)))
+    schemas = tuple(() if s is None else (s,) for s in (old, new))
+    twin = ctx.strict_twin()
+    if direction not in twin.breaks(*schemas):
+        return True
+    if ctx.strict or direction is not Direction.BACKWARD or any(map(content.is_closed, schemas)) \
+            or direction in ctx.breaks(*schemas):
+        return False
+    # Under lenient, what only the strict policy refuses is a name added to an open model:
+    # harmless where the old document declares that name nowhere (no producer wrote it).
+    unheld = _declared(ctx, ctx.new) - _declared(ctx, ctx.old)
+    return all(f.rule == PROPERTY_ADDED and any(f.path.endswith(paths.prop("", n)) for n in unheld)
+               for f in twin.schema_findings(*schemas) if direction in twin.breaks_of(f))
+
+
+def _declared(ctx, parsed) -> frozenset:
+    """Every property name a document declares anywhere (`properties`, `required`)."""
+    key = ("declared names", parsed is ctx.old)
+    if key not in ctx.memo:
+        ctx.memo[key] = _names(parsed.root)
+    return ctx.memo[key]
+
+
+def _names(root) -> frozenset:
+    found = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("properties"), dict):
+                found.update(node["properties"])
+            if isinstance(node.get("required"), list):
+                found.update(n for n in node["required"] if isinstance(n, str))
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return frozenset(found)
