@@ -142,7 +142,7 @@ def render(rows: list[dict], *, argv: list[str], seconds: float) -> str:
            f"`python -m tests.realhistory.confirm {' '.join(argv)}` ({seconds:.0f} s). Backward mode, "
            "default (lenient) policy. A finding is confirmed by a document the `jsonschema` library "
            "finds valid under OLD (and under OLD closed to the names it declares) and invalid under "
-           "NEW; method in tests/realhistory/witnesses.py.", "",
+           "NEW; method in tests/realhistory/witnesses.py (and conditionals.py for a finding at an `if`).", "",
            "| repository | pairs | judged | with an error verdict | error findings | confirmed "
            "| unconfirmed | pairs with an unconfirmed finding |", "|---|---|---|---|---|---|---|---|"]
     for repo in repos:
