@@ -12,6 +12,7 @@ whole alternative does declare them: compared with it, a branch runs under the p
 """
 from __future__ import annotations
 
+import json
 from typing import Iterator
 
 from ..model import Direction
@@ -54,7 +55,7 @@ def _takes_whole(ctx, direction: Direction, condition: tuple, whole: Flat) -> bo
     value of `whole` meets applies to none. Not where `whole` has conditionals or dependent
     schemas of its own: the names their branches declare are data too, which `whole`'s own
     properties do not show."""
-    if whole.conditions or whole.dep_schemas:
+    if whole.conditions or any(map(_may_declare, whole.dep_schemas.values())):
         return False
     flats = ctx.new_flats if direction is Direction.BACKWARD else ctx.old_flats
     for part in (THEN, ELSE):
@@ -72,6 +73,12 @@ def _takes_whole(ctx, direction: Direction, condition: tuple, whole: Flat) -> bo
         if direction in ctx.trial(old, new):
             return False
     return True
+
+
+def _may_declare(schemas: tuple) -> bool:
+    """Whether dependent schemas may declare names (a `not: {required}` alone declares none)."""
+    text = json.dumps(schemas, default=str)
+    return any(f'"{keyword}"' in text for keyword in ("properties", "$ref", "if", "allOf", "anyOf", "oneOf"))
 
 
 def _never_met(flats, test, whole: Flat) -> bool:
