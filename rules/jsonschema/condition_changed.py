@@ -4,7 +4,9 @@ Why it breaks: a new or stricter conditional makes objects that meet its `if` (o
 satisfy a `then` (or `else`) that old data was never checked against, so old data fails the
 new schema (BACKWARD). A conditional removed or loosened lets new data through that the old
 one rejects (FORWARD). The change is an error unless it is shown to only widen: the same
-`if`, and a `then` and an `else` that each accept at least what the old ones did.
+`if`, and a `then` and an `else` that each accept at least what the old ones did; or a `then`
+and an `else` that each accept every value the other version's schema there accepts (a `then`
+whose `if` no such value meets, by a required discriminator, applies to none).
 
 Example: `"if": {"required": ["a"]}, "then": {"required": ["b"]}` was added; an old
 `{"a": "x"}` without `b` no longer validates.

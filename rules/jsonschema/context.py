@@ -128,11 +128,15 @@ class Context:
         if old_none or new_none:
             return frozenset() if old_none and new_none else frozenset(
                 {Direction.FORWARD} if old_none else {Direction.BACKWARD})
+        return frozenset(d for f in self.schema_findings(old, new, lines) for d in self.breaks_of(f))
+
+    def schema_findings(self, old: tuple, new: tuple, lines: tuple = (1, 1)) -> list[Finding]:
+        """Findings for two schemas (tuples of raw nodes) on their own (memoised)."""
         key = (tuple(map(id, old)), tuple(map(id, new)), "schemas")
         if key not in self._trials:
             self._trials[key] = (old, new, [])
             self._trials[key] = (old, new, list(self.run(old, new, "", lines, set())))
-        return frozenset(d for f in self._trials[key][2] for d in self.breaks_of(f))
+        return self._trials[key][2]
 
 
 def _facts(flat) -> tuple:

@@ -18,6 +18,7 @@ import time
 import traceback
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from itertools import chain
 from pathlib import Path
 
 from rules.engine import check
@@ -25,6 +26,7 @@ from rules.examples import NOT_A_READ_FAILURE
 from rules.model import Mode, Options, Policy, SchemaError, Severity
 from rules.sources import read
 
+from .conditionals import conditional_documents
 from .witnesses import Confirmer, generated
 
 DEFAULT_REPORT = Path("bench/results/jsonschema-instances.md")
@@ -56,7 +58,9 @@ def judge(pair: dict, trees: Path) -> dict:
         # Both sources are tried, so the report shows how often the independent one agrees.
         found = {origin: next((c for c in candidates if confirmer.confirms(c)), None)
                  for origin, candidates in (("engine", ours),
-                                            ("generator", generated(old, new, finding.path, confirmer.mend)))}
+                                            ("generator", chain(
+                                                conditional_documents(old, new, finding.path, confirmer.mend),
+                                                generated(old, new, finding.path, confirmer.mend))))}
         witness = found["engine"] if found["engine"] is not None else found["generator"]
         findings.append({"rule": finding.rule, "path": finding.path,
                          "engine": found["engine"] is not None,
@@ -138,7 +142,7 @@ def render(rows: list[dict], *, argv: list[str], seconds: float) -> str:
            f"`python -m tests.realhistory.confirm {' '.join(argv)}` ({seconds:.0f} s). Backward mode, "
            "default (lenient) policy. A finding is confirmed by a document the `jsonschema` library "
            "finds valid under OLD (and under OLD closed to the names it declares) and invalid under "
-           "NEW; method in tests/realhistory/witnesses.py.", "",
+           "NEW; method in tests/realhistory/witnesses.py (and conditionals.py for a finding at an `if`).", "",
            "| repository | pairs | judged | with an error verdict | error findings | confirmed "
            "| unconfirmed | pairs with an unconfirmed finding |", "|---|---|---|---|---|---|---|---|"]
     for repo in repos:

@@ -6,6 +6,7 @@ import json
 import pytest
 
 from tests.realhistory import confirm
+from tests.realhistory.conditionals import conditional_documents
 from tests.realhistory.witnesses import Confirmer, generated
 
 BRANCHES = {"properties": {"t": {}}, "oneOf": [
@@ -151,6 +152,38 @@ def test_the_generator_reaches_the_break(old, new, path):
     confirmer = Confirmer(old, new, lenient=True)
     assert any(confirmer.confirms(document)
                for document in generated(old, new, path, confirmer.mend))
+
+
+VERSIONED = {"type": "object", "required": ["version"],
+             "properties": {"version": {"enum": ["v1", "v1beta1", "v2"]}},
+             "if": {"properties": {"version": {"const": "v1"}}},
+             "then": {"additionalProperties": False, "properties": {"version": {}, "name": {"type": "string"}}},
+             "else": {"properties": {"inputs": {"type": "array", "items": {
+                 "type": "object", "additionalProperties": False,
+                 "properties": {"directory": {"type": "string"}, "include": {"type": "array"}}}}}}}
+# (name, old, new, the finding's path): a break only a document taking a branch shows.
+CONDITIONAL = [
+    ("an if widened: old data now meets it and fails the closed then", VERSIONED,
+     {**VERSIONED, "if": {"properties": {"version": {"enum": ["v1", "v1beta1"]}}}}, "$/if"),
+    ("a property renamed deep in the else", VERSIONED,
+     {**VERSIONED, "else": {"properties": {"inputs": {"type": "array", "items": {
+         "type": "object", "additionalProperties": False,
+         "properties": {"directory": {"type": "string"}, "paths": {"type": "array"}}}}}}}, "$/if"),
+    ("a conditional inside an allOf, its then a reference",
+     {"definitions": {"T": {"properties": {"tags": {"type": "array", "items": [{"enum": ["a", "b"]}]}}}},
+      "allOf": [{"if": {"properties": {"kind": {"const": "t"}}}, "then": {"$ref": "#/definitions/T"}}]},
+     {"definitions": {"T": {"properties": {"tags": {"type": "array", "items": {"enum": ["a", "b"]}}}}},
+      "allOf": [{"if": {"properties": {"kind": {"const": "t"}}}, "then": {"$ref": "#/definitions/T"}}]},
+     "$/if"),
+]
+
+
+@pytest.mark.parametrize("old,new,path", [c[1:] for c in CONDITIONAL], ids=[c[0] for c in CONDITIONAL])
+def test_a_conditional_break_is_reached_inside_its_branch(old, new, path):
+    confirmer = Confirmer(old, new, lenient=True)
+    assert not any(confirmer.confirms(document) for document in generated(old, new, path, confirmer.mend))
+    assert any(confirmer.confirms(document)
+               for document in conditional_documents(old, new, path, confirmer.mend))
 
 
 def _pair(tmp_path, old, new):

@@ -392,6 +392,8 @@ def _at(root, node, location: tuple):
             return None
         places = [node] + [_resolve(root, b) for k in IN_PLACE for b in node.get(k, [])
                            if isinstance(node.get(k), list)]
+        places += [_resolve(root, p[k]) for p in places if isinstance(p, dict)  # the same object
+                   for k in ("then", "else") if k in p]
         places = [p for p in places if isinstance(p, dict)]
         if step == ITEMS or step[0] == "index":
             found = [p["items"] for p in places if isinstance(p.get("items"), dict)]

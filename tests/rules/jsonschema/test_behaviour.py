@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+import jsonschema
 import pytest
 
 import rules
@@ -121,3 +122,20 @@ def test_closed_model_beside_a_ref_does_not_see_the_targets_properties():
         assert not report.compatible
         assert ("JSONSCHEMA_TYPE_NARROWED", "$.a", Severity.ERROR) in [
             (f.rule, f.path, f.severity) for f in report.findings]
+
+
+def test_an_if_widened_into_a_closed_then_stays_an_error():
+    """Old data the old `if` sent to the `else` (which declares `modules`) may now meet the `if`
+    and its closed `then`: the whole old schema declares only `version`, so comparing the
+    branches with it alone would miss the names the old conditional's branches declare."""
+    old = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+           "required": ["version"], "properties": {"version": {"enum": ["v1", "v1beta1", "v2"]}},
+           "if": {"properties": {"version": {"const": "v1"}}},
+           "then": {"additionalProperties": False, "properties": {"version": {}, "name": {"type": "string"}}},
+           "else": {"properties": {"modules": {"type": "array"}}}}
+    new = {**old, "if": {"properties": {"version": {"enum": ["v1", "v1beta1"]}}}}
+    witness = {"version": "v1beta1", "modules": []}  # the `jsonschema` library's verdicts:
+    assert jsonschema.Draft7Validator(old).is_valid(witness)
+    assert not jsonschema.Draft7Validator(new).is_valid(witness)
+    report = _check(json.dumps(old), json.dumps(new), mode=Mode.BACKWARD)
+    assert [(f.rule, f.severity) for f in report.findings] == [("JSONSCHEMA_CONDITION_CHANGED", Severity.ERROR)]

@@ -34,10 +34,11 @@ def _valid(schema, instance) -> bool:
 
 
 def _declared(schema: dict, root: dict | None = None, depth: int = 3) -> set[str]:
-    """Names a schema declares, also through its allOf members and local `$ref`s."""
+    """Names a schema declares, also through its allOf members, its `then`/`else` (applied to
+    the same object) and local `$ref`s."""
     root = schema if root is None else root
     names = set(schema.get("properties", {})) | set(schema.get("required", []))
-    parts = list(schema.get("allOf", []))
+    parts = list(schema.get("allOf", [])) + [schema[k] for k in ("then", "else") if k in schema]
     ref = schema.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/"):
         target = root
