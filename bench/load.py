@@ -42,11 +42,11 @@ from tests.harness.server import (SECRET, Process, app_env, free_port, gunicorn,
 ACK_P99_TARGET_MS = 50  # at 200 deliveries a second, while the reviews run (issue 12)
 
 
-def make_pulls(github: GitHubEmulator, count: int, repos: int = 10) -> tuple[list, int]:
+def make_pulls(github: GitHubEmulator, count: int, repos: int = 10, *, prefix: str = "load") -> tuple[list, int]:
     """One-file Avro pull requests, and how many files they change."""
     pulls = []
     for r in range(repos):
-        repo = github.create_repo("acme", f"load-{r}", {"schemas/user.avsc": AVRO_BASE})
+        repo = github.create_repo("acme", f"{prefix}-{r}", {"schemas/user.avsc": AVRO_BASE})
         for p in range(count // repos):
             branch = f"feature-{p}"
             repo.commit(branch, {"schemas/user.avsc": AVRO_BREAKING.replace("level", f"level{p}")},
