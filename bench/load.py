@@ -5,9 +5,9 @@ Usage: python bench/load.py [--rate 200] [--seconds 30] [--pulls 100] [--redis [
 The App runs under gunicorn (its SQLite queue's worker process beside it, or with --redis N
 `python -m bot.worker` processes), GitHub is the local emulator in this process, and the
 deliveries come from a second process (bench/load_sender.py) on loopback. Acks: p50/p99/max
-acknowledgement latency; the same for an answer that does no work (bench/ack_floor.py under the
-App's gunicorn settings), first while the App idles, then at a tenth of the rate while the
-reviews run; the time until every check run completed; and how many accepted deliveries the
+acknowledgement latency; the same for an empty Flask answer (bench/ack_floor.py under the App's
+gunicorn settings), first while the App idles, then at the same rate at the same time as the
+App's deliveries, while the reviews run (the peer: the same load on the same cores); the time until every check run completed; and how many accepted deliveries the
 queue failed to finish (must be 0). --throughput: one delivery per pull request (mixed formats,
 1-20 files each, some breaking), all at once, and reviews completed per second (the middle 80%
 of completions, so start-up and the tail do not count). Both: the CPU seconds the App (web and
@@ -42,11 +42,11 @@ from tests.harness.server import (SECRET, Process, app_env, free_port, gunicorn,
 ACK_P99_TARGET_MS = 50  # at 200 deliveries a second, while the reviews run (issue 12)
 
 
-def make_pulls(github: GitHubEmulator, count: int, repos: int = 10) -> tuple[list, int]:
+def make_pulls(github: GitHubEmulator, count: int, repos: int = 10, *, prefix: str = "load") -> tuple[list, int]:
     """One-file Avro pull requests, and how many files they change."""
     pulls = []
     for r in range(repos):
-        repo = github.create_repo("acme", f"load-{r}", {"schemas/user.avsc": AVRO_BASE})
+        repo = github.create_repo("acme", f"{prefix}-{r}", {"schemas/user.avsc": AVRO_BASE})
         for p in range(count // repos):
             branch = f"feature-{p}"
             repo.commit(branch, {"schemas/user.avsc": AVRO_BREAKING.replace("level", f"level{p}")},
@@ -142,24 +142,46 @@ def unfinished(queue_path: str | None, redis_url: str | None) -> int:
     return sum(1 for _guid, entry in Ledger(make_huey(runtime)).entries() if entry["state"] != "done")
 
 
-def cpu_seconds(pids: list[int]) -> float:
-    """CPU time of these processes and all their descendants, running or reaped (Linux /proc):
-    the App's share of the machine, whatever else runs on it."""
-    parents, times = {}, {}
+def _processes() -> dict[int, tuple[int, float]]:
+    """Every process's parent and CPU seconds (utime stime cutime cstime), from Linux /proc."""
+    found = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
         except (OSError, IndexError):
             continue  # exited while we looked
-        pid = int(stat.parent.name)
-        parents[pid] = int(fields[1])
-        times[pid] = sum(map(int, fields[11:15])) / os.sysconf("SC_CLK_TCK")  # utime stime cutime cstime
-    tree, grew = set(pids), True
+        found[int(stat.parent.name)] = (int(fields[1]), sum(map(int, fields[11:15])) / os.sysconf("SC_CLK_TCK"))
+    return found
+
+
+def tree(pids: list[int], processes: dict | None = None) -> set[int]:
+    """These processes and all their descendants running now."""
+    processes = _processes() if processes is None else processes
+    found, grew = set(pids), True
     while grew:
-        more = {pid for pid, parent in parents.items() if parent in tree} - tree
-        tree |= more
+        more = {pid for pid, (parent, _cpu) in processes.items() if parent in found} - found
+        found |= more
         grew = bool(more)
-    return sum(times.get(pid, 0.0) for pid in tree)
+    return found
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU time of these processes and all their descendants, running or reaped (Linux /proc):
+    the App's share of the machine, whatever else runs on it."""
+    processes = _processes()
+    return sum(processes[pid][1] for pid in tree(pids, processes) if pid in processes)
+
+
+def waited_seconds(pids: set[int]) -> float:
+    """Seconds the threads of these processes (alive now) spent runnable but waiting for a core
+    (Linux /proc schedstat): the scheduler's part of an answer's latency, apart from its CPU."""
+    total = 0
+    for stat in (each for pid in pids for each in Path(f"/proc/{pid}/task").glob("*/schedstat")):
+        try:
+            total += int(stat.read_text().split()[1])
+        except (OSError, IndexError, ValueError):
+            continue  # the thread exited while we looked
+    return total / 1e9
 
 
 def _own_cpu(processes: list) -> float:
@@ -263,15 +285,21 @@ def main() -> int:
         local = [] if args.redis else reviewers
         cpu = lambda: (cpu_seconds(app), _own_cpu(processes), cpu_seconds(web) - cpu_seconds(local))  # noqa: E731
         app_cpu, emulator_cpu, web_cpu = cpu()
+        # Run-queue waits of the threads answering: the App's web processes and the empty answer's.
+        answering = tree(web) - tree(local), tree([floor_pid]) if not args.throughput else set()
+        waited = [waited_seconds(each) for each in answering]
         started = time.monotonic()
         sender = send(url, payloads, args.rate, seconds)
-        # And while the reviews run, a tenth of the rate to the empty answer: what the machine
-        # (cores, scheduler, the sender itself) adds to any answer under this load.
-        loaded_floor = None if args.throughput else send(floor_url, payloads, args.rate / 10, seconds)
+        # And at the same time, the same rate to the empty answer: what the machine (cores,
+        # scheduler, gunicorn, Flask, the senders) gives any answer under this load.
+        loaded_floor = None if args.throughput else send(floor_url, payloads, args.rate, seconds)
         times = completion_times(github, pulls, started)
         sent = json.loads(sender.communicate()[0])
         if loaded_floor is not None:
             floor.update(latencies(loaded_floor, "loaded_floor_ack_ms"))
+        web_wait, floor_wait = (waited_seconds(each) - before for each, before in zip(answering, waited))
+        if loaded_floor is not None:
+            floor["loaded_floor_runqueue_wait_ms_per_delivery"] = round(floor_wait * 1000 / (args.rate * seconds), 2)
         left = drain(env["QUEUE_PATH"] if not args.redis else None, redis_url)
         drained = time.monotonic() - started
         conclusions = collections.Counter(review_run(github, pull).conclusion for pull in pulls)
@@ -285,6 +313,9 @@ def main() -> int:
               "github_calls": len(github.calls),
               "github_calls_by_operation": dict(collections.Counter(c.operation for c in github.calls).most_common()), "app_cpu_s": round(app_cpu, 1), "web_cpu_s": round(web_cpu, 1),
               "web_cpu_ms_per_delivery": round(web_cpu * 1000 / sent["deliveries"], 2),
+              "web_runqueue_wait_ms_per_delivery": round(web_wait * 1000 / sent["deliveries"], 2),
+              **({"ack_p99_over_loaded_floor_p99": round(sent["ack_ms_p99"] / floor["loaded_floor_ack_ms_p99"], 2),
+                  "uptime_load_average": os.getloadavg()} if floor else {}),
               # The App's CPU per pull request: with all cores its own, reviews/s could reach
               # cores / this (the emulator and the sender share the cores here).
               "app_cpu_s_per_pull": round(app_cpu / len(pulls), 3), "cores": os.cpu_count(),

@@ -9,6 +9,7 @@ from urllib.parse import quote
 from github import Auth, Github
 
 from bot.config.settings import Settings
+from bot.github import connections
 from bot.github.backoff import GitHubBackoff
 from bot.github.repo import RepoClient
 from bot.github.tokens import InstallationToken
@@ -21,6 +22,7 @@ class GitHubApp:
 
     def __init__(self, settings: Settings, *, record_key: bytes | None = None, timeout: int = 15,
                  retries: int = 5, backoff: float = 1.0, max_rate_wait: float = 90.0, token_margin: float = 300.0):
+        connections.install()  # the environment's proxy settings read once, not on every request
         self.app_id = int(settings.app_id)
         self._auth = Auth.AppAuth(self.app_id, settings.private_key)
         self._base_url = settings.api_url.rstrip("/")
