@@ -15,8 +15,10 @@ _FLAT = r'[^"{}\[\]]*+(?:"[^"\\]*+(?:\\.[^"\\]*+)*+"[^"{}\[\]]*+)*+'
 _BRACKET = re.compile(_FLAT + r'(?:(\{' + _FLAT + r'\})|(\{)|(\[' + _FLAT + r'\])|(\[)|[}\]])',
                       re.DOTALL)
 _FLAT_OBJECT, _OPEN_OBJECT, _FLAT_ARRAY, _OPEN_ARRAY = 1, 2, 3, 4
-# A JSON string, optionally a key (followed by a colon), or a bracket.
-_TOKEN = re.compile(r'"((?:[^"\\]++|\\.)*+)"(\s*+:)?|[{}\[\]]', re.DOTALL)
+# A JSON string, optionally a key (followed by a colon), an object or array with no brackets
+# inside (taken whole: an object's keys are read past its nested values), or a bracket.
+_TOKEN = re.compile(r'"((?:[^"\\]++|\\.)*+)"(\s*+:)?|\{' + _FLAT + r'\}|\[' + _FLAT + r'\]|[{}\[\]]',
+                    re.DOTALL)
 _LINE_BLOCK = 4096  # characters per block of the line index
 _ANY_BRACKET = re.compile(r"[{}\[\]]")
 _COLON = re.compile(r"\s*:")
@@ -60,6 +62,8 @@ class _Document:
         depth = 0
         for token in _TOKEN.finditer(self.text, start + 1, end):
             char = self.text[token.start()]
+            if char in "{[" and token.end() - token.start() > 1:
+                continue  # a nested value without brackets inside: no key of this object
             if char in "{[":
                 depth += 1
             elif char in "}]":

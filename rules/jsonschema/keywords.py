@@ -61,3 +61,22 @@ def shallow(schema: dict) -> dict:
             value = ""
         out[key] = value
     return out
+
+
+def one_of_each(shallow_schema: dict) -> dict:
+    """A shallow schema object whose maps of subschemas keep one entry per distinct value.
+
+    Every draft's meta-schema checks such a map (`properties`, `$defs`, `dependencies`, ...)
+    only as an object whose values are each a schema (or, for `dependencies`, a string
+    array); its key names only against `"format": "regex"`, which is not asserted. So the
+    verdict is the one of the whole object, and objects that differ only in property names
+    (most of a big contract) are one object to the meta-schema."""
+    out = dict(shallow_schema)
+    for key in (*MAPS, "dependencies"):
+        entries = out.get(key)
+        if isinstance(entries, dict):
+            kept: dict = {}
+            for name, value in entries.items():
+                kept.setdefault(repr(value), (name, value))
+            out[key] = dict(kept.values())
+    return out

@@ -77,9 +77,11 @@ def _draft_notes(root: object, draft: Draft, file: str) -> tuple[str, ...]:
 def _validate(schemas: list, draft: Draft, file: str) -> None:
     """Validate every schema object against the draft's meta-schema, one level at a time.
 
-    Each object is checked with its subschemas replaced by `{}` (they get their own turn),
-    and objects that look alike are checked once: real contracts repeat the same property
-    shapes thousands of times, and whole-document validation costs ~1 s per MB.
+    Each object is checked with its subschemas replaced by `{}` (they get their own turn) and
+    its maps of subschemas cut to one entry per distinct value (keywords.one_of_each: the
+    verdict is the same), and objects that then look alike are checked once: real contracts
+    repeat the same shapes thousands of times, and whole-document validation costs ~1 s per MB.
+    A refused object is validated whole again, so the error names what it always named.
     Formats are not asserted: "regex" would mean Python's `re` (see _check_patterns).
     """
     cls = drafts.validator_class(draft)
@@ -89,13 +91,14 @@ def _validate(schemas: list, draft: Draft, file: str) -> None:
         if not isinstance(node, dict):
             continue
         shallow = keywords.shallow(node)
-        key = repr(shallow)  # alike objects (same keys in the same order) are validated once
+        alike = keywords.one_of_each(shallow)
+        key = repr(alike)  # alike objects (same keys in the same order) are validated once
         if key in checked:
             continue
         checked.add(key)
-        error = next(iter(meta.iter_errors(shallow)), None)
+        error = next(iter(meta.iter_errors(alike)), None)
         if error is not None:
-            raise _invalid(error, node, draft, file)
+            raise _invalid(next(iter(meta.iter_errors(shallow)), error), node, draft, file)
 
 
 def _invalid(error, node: dict, draft: Draft, file: str) -> SchemaError:
