@@ -40,10 +40,11 @@ class Line(int):
 class _Document:
     """The text behind the objects; line numbers are worked out only when somebody asks."""
 
-    __slots__ = ("text", "_blocks", "file")
+    __slots__ = ("text", "_blocks", "file", "ends")
 
     def __init__(self, text: str, file: str | None = None):
         self.text, self._blocks, self.file = text, None, file
+        self.ends: dict[int, int] = {}  # where each object ends, by where it starts
 
     def line(self, offset: int) -> int:
         # Newlines are counted per block once, then within one block per question: cheaper than
@@ -59,12 +60,14 @@ class _Document:
 
     def key_offsets(self, start: int, end: int):
         """(key, offset) of the keys directly inside the object spanning start..end."""
-        depth = 0
-        for token in _TOKEN.finditer(self.text, start + 1, end):
-            char = self.text[token.start()]
-            if char in "{[" and token.end() - token.start() > 1:
+        text, ends, depth, at = self.text, self.ends, 0, start + 1
+        while (token := _TOKEN.search(text, at, end)) is not None:
+            at, char = token.end(), text[token.start()]
+            if char in "{[" and at - token.start() > 1:
                 continue  # a nested value without brackets inside: no key of this object
-            if char in "{[":
+            if char == "{" and token.start() in ends:  # nor in a nested object: read on past it
+                at = ends[token.start()] + 1
+            elif char in "{[":
                 depth += 1
             elif char in "}]":
                 depth -= 1
@@ -170,6 +173,8 @@ def loads(text: str, file: str, *, located: bool = False) -> object:
         return value
     # Only valid JSON is scanned, so every string is terminated and the scan is linear.
     document = _Document(text, file if located else None)
-    for obj, (start, end) in zip(made, _spans(text, file, document)):
+    spans = _spans(text, file, document)
+    document.ends = dict(spans)
+    for obj, (start, end) in zip(made, spans):
         obj._doc, obj._start, obj._end = document, start, end
     return value

@@ -129,7 +129,8 @@ def _check_patterns(schemas: list, file: str) -> None:
     for schema in schemas:
         if not isinstance(schema, dict):
             continue
-        found = [(schema.get("pattern"), schema.key_line("pattern"))]
+        # Lines only for the objects that have a pattern: working one out reads the text.
+        found = [(schema["pattern"], schema.key_line("pattern"))] if "pattern" in schema else []
         props = schema.get("patternProperties")
         if isinstance(props, dict):
             found += [(key, props.key_line(key)) for key in props]
