@@ -15,6 +15,7 @@ ANNOTATIONS = frozenset({"title", "description", "default", "examples", "depreca
                          "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$vocabulary"})
 
 
+_MAPS_OF_SCHEMAS = frozenset((*MAPS, "dependencies"))
 _KIND = {**dict.fromkeys(SINGLE, "single"), **dict.fromkeys(LISTS, "list"),
          **dict.fromkeys(MAPS, "map"), "items": "items", "dependencies": "dependencies"}
 
@@ -71,12 +72,13 @@ def one_of_each(shallow_schema: dict) -> dict:
     array); its key names only against `"format": "regex"`, which is not asserted. So the
     verdict is the one of the whole object, and objects that differ only in property names
     (most of a big contract) are one object to the meta-schema."""
+    maps = [key for key in shallow_schema if key in _MAPS_OF_SCHEMAS and isinstance(shallow_schema[key], dict)]
+    if not maps:
+        return shallow_schema  # most objects (a property's own schema) hold no map
     out = dict(shallow_schema)
-    for key in (*MAPS, "dependencies"):
-        entries = out.get(key)
-        if isinstance(entries, dict):
-            kept: dict = {}
-            for name, value in entries.items():
-                kept.setdefault(repr(value), (name, value))
-            out[key] = dict(kept.values())
+    for key in maps:
+        kept: dict = {}
+        for name, value in out[key].items():
+            kept.setdefault(repr(value), (name, value))
+        out[key] = dict(kept.values())
     return out
