@@ -342,9 +342,10 @@ class Refs:
             seen.add(id(schema))
             if id(schema) not in own:
                 stack.extend(keywords.children(schema))  # the document's own are listed already
-            if self.keywords_in(schema) and id(schema) in own:
+            found = self.keywords_in(schema)
+            if found and id(schema) in own:
                 self.resolve(schema)
-            for keyword in self.keywords_in(schema):
+            for keyword in found:
                 target = self.target(schema, keyword)
                 if not isinstance(target, External) and id(target) not in own:
                     stack.append(target)  # another file's schema: its references count too
