@@ -2,7 +2,8 @@
 
 Usage: python bench/run.py [--repeat 5]   (writes bench/out/results.json and prints a table)
 The peers: Apache Avro's checker and fastavro's parse (Avro), `buf breaking` (Protobuf) and
-jsoncompat (JSON Schema; `pip install -r bench/requirements-bench.txt` first). Each format's
+jsoncompat (JSON Schema; `pip install -r bench/requirements-bench.txt` first), and beside it
+the issue's floor-style peer, `jsonschema`'s meta-validation of both plus a naive diff. Each format's
 commands take turns, one run of each per round. Each format also gets its floor (bench/floor.py: a process that only parses both files) and
 the share of the check's time that floor is (floor/ours; 1.0 would be nothing but parsing).
 """
@@ -76,7 +77,8 @@ def main() -> int:
         "protobuf": {"buf breaking": ([buf, "breaking", str(work / "protobuf/new"), "--against",
                                        str(work / "protobuf/old")], work)},
         "jsonschema": {"jsoncompat": ([py, str(REPO / "bench/peers/jsoncompat_check.py"),
-                                       *map(str, map(as_2020_12, pairs["jsonschema"]))], REPO)},
+                                       *map(str, map(as_2020_12, pairs["jsonschema"]))], REPO),
+                       "jsonschema + naive diff": peer("jsonschema_naive.py", "jsonschema")},
     }
     rows = {}
     for fmt, named in peers.items():
@@ -89,11 +91,11 @@ def main() -> int:
                      "floor_share": round(timed["floor"]["seconds"] / ours, 2),
                      "peers": {name: {**timed[name], "ratio": round(ours / timed[name]["seconds"], 2)}
                                for name in named}}
-    print(f"{'format':<11} {'ours s':>7} {'peak MB':>8} {'peer':<20} {'peer s':>7} {'peer MB':>8} "
+    print(f"{'format':<11} {'ours s':>7} {'peak MB':>8} {'peer':<24} {'peer s':>7} {'peer MB':>8} "
           f"{'ratio':>6} {'floor s':>8} {'floor/ours':>10}")
     for fmt, row in rows.items():
         for name, timed in row["peers"].items():
-            print(f"{fmt:<11} {row['ours']['seconds']:>7} {row['ours']['peak_mb']:>8} {name:<20} "
+            print(f"{fmt:<11} {row['ours']['seconds']:>7} {row['ours']['peak_mb']:>8} {name:<24} "
                   f"{timed['seconds']:>7} {timed['peak_mb']:>8} {timed['ratio']:>6} "
                   f"{row['floor']['seconds']:>8} {row['floor_share']:>10}")
     out = REPO / "bench" / "out"
