@@ -1,11 +1,12 @@
 """Whole-process time and peak memory of `python -m rules check` against its peers, in one run.
 
 Usage: python bench/run.py [--repeat 5]   (writes bench/out/results.json and prints a table)
-The peers: Apache Avro's checker and fastavro's parse (Avro), `buf breaking` (Protobuf) and
-jsoncompat (JSON Schema; `pip install -r bench/requirements-bench.txt` first), and beside it
-the issue's floor-style peer, `jsonschema`'s meta-validation of both plus a naive diff. Each format's
-commands take turns, one run of each per round. Each format also gets its floor (bench/floor.py: a process that only parses both files) and
-the share of the check's time that floor is (floor/ours; 1.0 would be nothing but parsing).
+The peers: Apache Avro's checker and fastavro's parse (Avro), `buf breaking` (Protobuf),
+jsoncompat (JSON Schema; `pip install -r bench/requirements-bench.txt` first) and beside it the
+issue's floor-style peer, `jsonschema`'s meta-validation of both plus a naive diff. A format's
+commands take turns, one run of each per round. Each format also gets its floor
+(bench/floor.py: a process that only parses both files) and the share of the check's time that
+floor is (floor/ours; 1.0 would be nothing but parsing).
 """
 from __future__ import annotations
 
