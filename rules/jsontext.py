@@ -40,11 +40,10 @@ class Line(int):
 class _Document:
     """The text behind the objects; line numbers are worked out only when somebody asks."""
 
-    __slots__ = ("text", "_blocks", "file", "ends")
+    __slots__ = ("text", "_blocks", "file")
 
     def __init__(self, text: str, file: str | None = None):
         self.text, self._blocks, self.file = text, None, file
-        self.ends: dict[int, int] = {}  # where each object ends, by where it starts
 
     def line(self, offset: int) -> int:
         # Newlines are counted per block once, then within one block per question: cheaper than
@@ -58,9 +57,10 @@ class _Document:
         line = before + text.count("\n", block * _LINE_BLOCK, offset) + 1
         return line if self.file is None else Line(line, self.file)
 
-    def key_offsets(self, start: int, end: int):
-        """(key, offset) of the keys directly inside the object spanning start..end."""
-        text, ends, depth, at = self.text, self.ends, 0, start + 1
+    def key_offsets(self, start: int, end: int, ends: dict[int, int]):
+        """(key, offset) of the keys directly inside the object spanning start..end; `ends`:
+        where nested objects whose start is known end (the scan reads on past them)."""
+        text, depth, at = self.text, 0, start + 1
         while (token := _TOKEN.search(text, at, end)) is not None:
             at, char = token.end(), text[token.start()]
             if char in "{[" and at - token.start() > 1:
@@ -109,14 +109,24 @@ class LineDict(dict):
         keys = getattr(self, "_keys", None)
         if keys is None:
             keys = self._keys = {}
-            for name, offset in self._doc.key_offsets(start, self._end):
+            for name, offset in self._key_offsets():
                 keys.setdefault(name, offset)
         offset = keys.get(key)
         return self.line if offset is None else self._doc.line(offset)
 
     @property
     def key_lines(self) -> dict[str, int]:
-        return {name: self._doc.line(at) for name, at in self._doc.key_offsets(self._start, self._end)}
+        return {name: self._doc.line(at) for name, at in self._key_offsets()}
+
+    def _key_offsets(self):
+        # The spans of the objects among its values and directly in its arrays are known: no
+        # index of the whole document's spans is kept (its memory counts against the budget).
+        doc, ends = self._doc, {}
+        for value in self.values():
+            for item in value if isinstance(value, list) else (value,):
+                if isinstance(item, LineDict) and getattr(item, "_doc", None) is doc:
+                    ends[item._start] = item._end
+        return doc.key_offsets(self._start, self._end, ends)
 
 
 def _spans(text: str, file: str, document: _Document) -> list[tuple[int, int]]:
@@ -173,8 +183,6 @@ def loads(text: str, file: str, *, located: bool = False) -> object:
         return value
     # Only valid JSON is scanned, so every string is terminated and the scan is linear.
     document = _Document(text, file if located else None)
-    spans = _spans(text, file, document)
-    document.ends = dict(spans)
-    for obj, (start, end) in zip(made, spans):
+    for obj, (start, end) in zip(made, _spans(text, file, document)):
         obj._doc, obj._start, obj._end = document, start, end
     return value

@@ -4,6 +4,10 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
+# At import, not when the first pattern is met: a worker near its memory limit cannot map an
+# extension module, and would stop on an ImportError instead of reporting its memory budget.
+import regress
+
 from .. import jsontext
 from ..limits import MAX_SCHEMA_BYTES
 from ..model import SchemaError, Source
@@ -125,7 +129,6 @@ def _line_of(node: object, steps: deque) -> int | None:
 
 def _check_patterns(schemas: list, file: str) -> None:
     """`pattern` and `patternProperties` are ECMA-262 regexes: compile them as such."""
-    import regress
     for schema in schemas:
         if not isinstance(schema, dict):
             continue
