@@ -11,6 +11,7 @@ floor is (floor/ours; 1.0 would be nothing but parsing).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import shutil
@@ -65,6 +66,8 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
+    if importlib.util.find_spec("jsoncompat") is None:  # else its runs would time an ImportError
+        sys.exit("the JSON Schema peer is missing: pip install -r bench/requirements-bench.txt")
     work = Path(tempfile.mkdtemp(prefix="schema-review-bench-"))
     pairs = write_all(work)
     py = sys.executable
