@@ -15,8 +15,10 @@ _FLAT = r'[^"{}\[\]]*+(?:"[^"\\]*+(?:\\.[^"\\]*+)*+"[^"{}\[\]]*+)*+'
 _BRACKET = re.compile(_FLAT + r'(?:(\{' + _FLAT + r'\})|(\{)|(\[' + _FLAT + r'\])|(\[)|[}\]])',
                       re.DOTALL)
 _FLAT_OBJECT, _OPEN_OBJECT, _FLAT_ARRAY, _OPEN_ARRAY = 1, 2, 3, 4
-# A JSON string, optionally a key (followed by a colon), or a bracket.
-_TOKEN = re.compile(r'"((?:[^"\\]++|\\.)*+)"(\s*+:)?|[{}\[\]]', re.DOTALL)
+# A JSON string, optionally a key (followed by a colon), an object or array with no brackets
+# inside (taken whole: an object's keys are read past its nested values), or a bracket.
+_TOKEN = re.compile(r'"((?:[^"\\]++|\\.)*+)"(\s*+:)?|\{' + _FLAT + r'\}|\[' + _FLAT + r'\]|[{}\[\]]',
+                    re.DOTALL)
 _LINE_BLOCK = 4096  # characters per block of the line index
 _ANY_BRACKET = re.compile(r"[{}\[\]]")
 _COLON = re.compile(r"\s*:")
@@ -55,12 +57,17 @@ class _Document:
         line = before + text.count("\n", block * _LINE_BLOCK, offset) + 1
         return line if self.file is None else Line(line, self.file)
 
-    def key_offsets(self, start: int, end: int):
-        """(key, offset) of the keys directly inside the object spanning start..end."""
-        depth = 0
-        for token in _TOKEN.finditer(self.text, start + 1, end):
-            char = self.text[token.start()]
-            if char in "{[":
+    def key_offsets(self, start: int, end: int, ends: dict[int, int]):
+        """(key, offset) of the keys directly inside the object spanning start..end; `ends`:
+        where nested objects whose start is known end (the scan reads on past them)."""
+        text, depth, at = self.text, 0, start + 1
+        while (token := _TOKEN.search(text, at, end)) is not None:
+            at, char = token.end(), text[token.start()]
+            if char in "{[" and at - token.start() > 1:
+                continue  # a nested value without brackets inside: no key of this object
+            if char == "{" and token.start() in ends:  # nor in a nested object: read on past it
+                at = ends[token.start()] + 1
+            elif char in "{[":
                 depth += 1
             elif char in "}]":
                 depth -= 1
@@ -102,14 +109,24 @@ class LineDict(dict):
         keys = getattr(self, "_keys", None)
         if keys is None:
             keys = self._keys = {}
-            for name, offset in self._doc.key_offsets(start, self._end):
+            for name, offset in self._key_offsets():
                 keys.setdefault(name, offset)
         offset = keys.get(key)
         return self.line if offset is None else self._doc.line(offset)
 
     @property
     def key_lines(self) -> dict[str, int]:
-        return {name: self._doc.line(at) for name, at in self._doc.key_offsets(self._start, self._end)}
+        return {name: self._doc.line(at) for name, at in self._key_offsets()}
+
+    def _key_offsets(self):
+        # The spans of the objects among its values and directly in its arrays are known: no
+        # index of the whole document's spans is kept (its memory counts against the budget).
+        doc, ends = self._doc, {}
+        for value in self.values():
+            for item in value if isinstance(value, list) else (value,):
+                if isinstance(item, LineDict) and getattr(item, "_doc", None) is doc:
+                    ends[item._start] = item._end
+        return doc.key_offsets(self._start, self._end, ends)
 
 
 def _spans(text: str, file: str, document: _Document) -> list[tuple[int, int]]:

@@ -15,6 +15,7 @@ ANNOTATIONS = frozenset({"title", "description", "default", "examples", "depreca
                          "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$vocabulary"})
 
 
+_MAPS_OF_SCHEMAS = frozenset((*MAPS, "dependencies"))
 _KIND = {**dict.fromkeys(SINGLE, "single"), **dict.fromkeys(LISTS, "list"),
          **dict.fromkeys(MAPS, "map"), "items": "items", "dependencies": "dependencies"}
 
@@ -60,4 +61,24 @@ def shallow(schema: dict) -> dict:
         elif key in FREE_TEXT and isinstance(value, str):
             value = ""
         out[key] = value
+    return out
+
+
+def one_of_each(shallow_schema: dict) -> dict:
+    """A shallow schema object whose maps of subschemas keep one entry per distinct value.
+
+    Every draft's meta-schema checks such a map (`properties`, `$defs`, `dependencies`, ...)
+    only as an object whose values are each a schema (or, for `dependencies`, a string
+    array); its key names only against `"format": "regex"`, which is not asserted. So the
+    verdict is the one of the whole object, and objects that differ only in property names
+    (most of a big contract) are one object to the meta-schema."""
+    maps = [key for key in shallow_schema if key in _MAPS_OF_SCHEMAS and isinstance(shallow_schema[key], dict)]
+    if not maps:
+        return shallow_schema  # most objects (a property's own schema) hold no map
+    out = dict(shallow_schema)
+    for key in maps:
+        kept: dict = {}
+        for name, value in out[key].items():
+            kept.setdefault(repr(value), (name, value))
+        out[key] = dict(kept.values())
     return out

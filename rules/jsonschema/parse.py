@@ -4,6 +4,10 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
+# At import, not when the first pattern is met: a worker near its memory limit cannot map an
+# extension module, and would stop on an ImportError instead of reporting its memory budget.
+import regress
+
 from .. import jsontext
 from ..limits import MAX_SCHEMA_BYTES
 from ..model import SchemaError, Source
@@ -77,9 +81,11 @@ def _draft_notes(root: object, draft: Draft, file: str) -> tuple[str, ...]:
 def _validate(schemas: list, draft: Draft, file: str) -> None:
     """Validate every schema object against the draft's meta-schema, one level at a time.
 
-    Each object is checked with its subschemas replaced by `{}` (they get their own turn),
-    and objects that look alike are checked once: real contracts repeat the same property
-    shapes thousands of times, and whole-document validation costs ~1 s per MB.
+    Each object is checked with its subschemas replaced by `{}` (they get their own turn) and
+    its maps of subschemas cut to one entry per distinct value (keywords.one_of_each: the
+    verdict is the same), and objects that then look alike are checked once: real contracts
+    repeat the same shapes thousands of times, and whole-document validation costs ~1 s per MB.
+    A refused object is validated whole again, so the error names what it always named.
     Formats are not asserted: "regex" would mean Python's `re` (see _check_patterns).
     """
     cls = drafts.validator_class(draft)
@@ -89,13 +95,14 @@ def _validate(schemas: list, draft: Draft, file: str) -> None:
         if not isinstance(node, dict):
             continue
         shallow = keywords.shallow(node)
-        key = repr(shallow)  # alike objects (same keys in the same order) are validated once
+        alike = keywords.one_of_each(shallow)
+        key = repr(alike)  # alike objects (same keys in the same order) are validated once
         if key in checked:
             continue
         checked.add(key)
-        error = next(iter(meta.iter_errors(shallow)), None)
+        error = next(iter(meta.iter_errors(alike)), None)
         if error is not None:
-            raise _invalid(error, node, draft, file)
+            raise _invalid(next(iter(meta.iter_errors(shallow)), error), node, draft, file)
 
 
 def _invalid(error, node: dict, draft: Draft, file: str) -> SchemaError:
@@ -122,11 +129,11 @@ def _line_of(node: object, steps: deque) -> int | None:
 
 def _check_patterns(schemas: list, file: str) -> None:
     """`pattern` and `patternProperties` are ECMA-262 regexes: compile them as such."""
-    import regress
     for schema in schemas:
         if not isinstance(schema, dict):
             continue
-        found = [(schema.get("pattern"), schema.key_line("pattern"))]
+        # Lines only for the objects that have a pattern: working one out reads the text.
+        found = [(schema["pattern"], schema.key_line("pattern"))] if "pattern" in schema else []
         props = schema.get("patternProperties")
         if isinstance(props, dict):
             found += [(key, props.key_line(key)) for key in props]

@@ -67,6 +67,16 @@ SPECIFICATIONS = {
     Draft.DRAFT2020: referencing.jsonschema.DRAFT202012,
 }
 
+# Keys that give a schema (or a part of it) a name to be found by, or another draft: only a
+# document holding one somewhere has anything for `referencing`'s crawl to find.
+_NAMING = frozenset({"$id", "id", "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$schema"})
+# The same drafts without subresources or anchors: the crawl of a document that names nothing
+# reads its root alone (pointers are resolved through the contents, not through the crawl).
+_ROOT_ONLY = {draft: referencing.Specification(
+    name=spec.name, id_of=spec.id_of, subresources_of=lambda _contents: (),
+    anchors_in=lambda _spec, _contents: (), maybe_in_subresource=spec.maybe_in_subresource)
+    for draft, spec in SPECIFICATIONS.items()}
+
 
 class External:
     """A reference the schema set cannot satisfy (`Refs.unresolved` says why): nothing it
@@ -109,7 +119,7 @@ class Refs:
     def _add(self, root: object, draft: Draft, uri: str) -> None:
         """Register a document under its path URI (its `$id`s are found by crawling) and
         note the base URI of each of its schemas."""
-        spec = SPECIFICATIONS[draft]
+        spec = SPECIFICATIONS[draft] if _names_anything(root) else _ROOT_ONLY[draft]
         self._registry = self._registry.with_resource(uri, spec.create_resource(root)).crawl()
         for schema, base, declared in _with_bases(root, draft, uri):
             if declared:
@@ -332,9 +342,10 @@ class Refs:
             seen.add(id(schema))
             if id(schema) not in own:
                 stack.extend(keywords.children(schema))  # the document's own are listed already
-            if self.keywords_in(schema) and id(schema) in own:
+            found = self.keywords_in(schema)
+            if found and id(schema) in own:
                 self.resolve(schema)
-            for keyword in self.keywords_in(schema):
+            for keyword in found:
                 target = self.target(schema, keyword)
                 if not isinstance(target, External) and id(target) not in own:
                     stack.append(target)  # another file's schema: its references count too
@@ -425,6 +436,23 @@ def _written(schema: object) -> list[str]:
     """A schema object's references of any draft, as written: one its draft does not define
     still fails the file, so its target belongs in the set as much as a `$ref`'s."""
     return [schema[key] for key in Refs.keywords_in(schema)]
+
+
+def _names_anything(root: object) -> bool:
+    """Whether any object of the document, the root included, has a key of _NAMING (in a
+    schema or not: cheaper than knowing which values each draft crawls, and never less)."""
+    stack = [root]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            if not _NAMING.isdisjoint(value) and value is not root:
+                return True
+            if value is root and not _NAMING.isdisjoint(value.keys() - {"$schema"}):
+                return True
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return False
 
 
 def _with_bases(root: object, draft: Draft, uri: str) -> Iterator[tuple[dict, str, bool]]:

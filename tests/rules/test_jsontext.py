@@ -35,6 +35,17 @@ def test_a_key_behind_nested_values_is_found_at_its_own_level():
 
 
 @pytest.mark.parametrize("text, expected", [
+    # Nested values are read past whole: brackets, quotes and colons inside them are no keys.
+    ('{"a": {"x": "}{", "b": 1},\n "b": [{"a": "]"}, [1, {"c": 2}]],\n "c\\u0041": {"d": {"e": {}}},\n'
+     ' "d": "x:{",\n "e": {}\n}', {"a": 1, "b": 2, "cA": 3, "d": 4, "e": 5}),
+    ('{"k": [[{"k": {"k": 1}}], "k:"],\n "k2": {"q": "\\"}"}}', {"k": 1, "k2": 2}),
+    ('{"p": {"a": {"t": 1},\n "b": {"t": {"u": [{}]}}},\n "q": 1}', {"p": 1, "q": 3}),
+])
+def test_key_lines_read_past_nested_values(text, expected):
+    assert loads(text, "x.json").key_lines == expected
+
+
+@pytest.mark.parametrize("text, expected", [
     ('"a}"', "a}"),
     ('["]", {"k": "{"}]', ["]", {"k": "{"}]),
     ('{"a": "["}', {"a": "["}),
