@@ -3,6 +3,7 @@ import pytest
 
 from tests.integration.conftest import settle, wait_for_check
 from tests.integration.test_review_flow import AVRO_BASE, open_pull, review_of, send
+from tests.security.commands_flow import clock_ahead
 
 ADD_LEVEL = ('{"name": "email", "type": "string"}',
              '{"name": "email", "type": "string"},\n    {"name": "level", "type": "int"}')
@@ -219,7 +220,11 @@ def test_whoever_pushed_or_wrote_a_commit_cannot_override_it(github, app_url, se
 def test_an_uninvolved_maintainer_or_an_allowed_committer_may_override(github, app_url, config, user):
     repo, pull = pushed_by_member(github, app_url, config=config)
     before = len(github.calls)
-    command = comment(github, app_url, pull, f"/schema-override {REASON}", user)
+    # Written a few seconds after the push: in the push's own second (GitHub's times have
+    # one-second resolution) the opened head may have been on screen too, and an override
+    # covers only what both heads had (tests/security/test_override_binding.py).
+    with clock_ahead(github, 3):
+        command = comment(github, app_url, pull, f"/schema-override {REASON}", user)
     run = check(github, repo, pull)
     assert run.conclusion == "success" and run.output["title"] == f"Overridden by @{user}"
     assert reactions(github, command) == ["+1"]

@@ -33,12 +33,12 @@ def _valid(schema, instance) -> bool:
     return jsonschema.validators.validator_for(schema)(schema).is_valid(instance)
 
 
-def _declared(schema: dict, root: dict | None = None, depth: int = 3) -> set[str]:
-    """Names a schema declares, also through its allOf members, its `then`/`else` (applied to
-    the same object) and local `$ref`s."""
+def _declared(schema: dict, instance, root: dict | None = None, depth: int = 3) -> set[str]:
+    """Names a schema declares for this instance: also through its allOf members, the
+    conditional subschemas that apply to it, and local `$ref`s."""
     root = schema if root is None else root
     names = set(schema.get("properties", {})) | set(schema.get("required", []))
-    parts = list(schema.get("allOf", [])) + [schema[k] for k in ("then", "else") if k in schema]
+    parts = list(schema.get("allOf", [])) + (_applying(schema, instance, root) if isinstance(instance, dict) else [])
     ref = schema.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/"):
         target = root
@@ -47,7 +47,7 @@ def _declared(schema: dict, root: dict | None = None, depth: int = 3) -> set[str
         parts.append(target)
     for part in parts if depth else ():
         if isinstance(part, dict):
-            names |= _declared(part, root, depth - 1)
+            names |= _declared(part, instance, root, depth - 1)
     return names
 
 
@@ -60,15 +60,14 @@ def _writable(old: dict, instance, lenient: bool) -> bool:
     branches = old.get("oneOf", [{}])
     # anyOf options do not exclude each other: a name one declares may be held by data another
     # matches (the first failed on another keyword)
-    declared = _declared(old).union(*(_declared(option, old) for option in old.get("anyOf", [])),
-                                    *(_declared(part, old) for part in _applying(old, instance)))
+    declared = _declared(old, instance).union(*(_declared(option, instance, old) for option in old.get("anyOf", [])))
     # a patternProperties pattern declares every name it matches
     matched = {name for name in instance if any(re.search(p, name) for p in old.get("patternProperties", {}))}
-    return any(_valid(branch, instance) and set(instance) <= declared | matched | _declared(branch, old)
+    return any(_valid(branch, instance) and set(instance) <= declared | matched | _declared(branch, instance, old)
                for branch in branches)
 
 
-def _applying(schema: dict, instance: dict) -> list:
+def _applying(schema: dict, instance: dict, root: dict) -> list:
     """The conditional subschemas that apply to the instance: `then` or `else` as its `if`
     decides, the dependentSchemas (draft-07 `dependencies`) of the names it holds, and the
     names those or dependentRequired require (a producer writes the names declared where they
@@ -76,7 +75,7 @@ def _applying(schema: dict, instance: dict) -> list:
     found = []
     test = schema.get("if")
     if isinstance(test, dict):  # read with the document's draft
-        test = {**test, "$schema": schema["$schema"]} if "$schema" in schema else test
+        test = {**test, "$schema": root["$schema"]} if "$schema" in root else test
         found.append(schema.get("then" if _valid(test, instance) else "else"))
     for keyword in ("dependentSchemas", "dependencies", "dependentRequired"):
         for name, value in schema.get(keyword, {}).items():
