@@ -35,22 +35,29 @@ class Point:
     where: tuple
     count: int
     chosen: int
-    toward: tuple = ()  # option indexes that contain the location's next property, best first
+    toward: tuple = ()  # option indexes that contain the location's next property (or a value
+    # only one version lists), best first
 
 
 class Pool:
     """Values worth trying anywhere, gathered from both versions: bounds, enums, consts, defaults."""
 
     def __init__(self, *documents):
-        numbers, values = set(), []
-        for node in (n for d in documents for n in _nodes(d)):
-            for key in BOUND_KEYS:
-                if isinstance(node.get(key), (int, float)) and not isinstance(node.get(key), bool):
-                    numbers.add(node[key])
-            for key in ("enum", "const", "default", "examples"):
-                if key in node:
-                    found = node[key] if key in ("enum", "examples") and isinstance(node[key], list) else [node[key]]
-                    values.extend(found)
+        numbers, values, listed = set(), [], [set() for _ in documents]
+        for document, allowed in zip(documents, listed):
+            for node in _nodes(document):
+                for key in BOUND_KEYS:
+                    if isinstance(node.get(key), (int, float)) and not isinstance(node.get(key), bool):
+                        numbers.add(node[key])
+                for key in ("enum", "const", "default", "examples"):
+                    if key in node:
+                        found = node[key] if key in ("enum", "examples") and isinstance(node[key], list) else [node[key]]
+                        values.extend(found)
+                        if key in ("enum", "const"):
+                            allowed.update(map(_key, found))
+        # Values one version lists and the other does not: an enum's removed value is tried
+        # first at its point, however far down a long enum it is.
+        self.one_sided = set.union(*listed) - set.intersection(*listed) if listed else set()
         for node in (n for d in documents for n in _nodes(d)):
             for key in ("items", "prefixItems"):  # positional items: one more than they list
                 if isinstance(node.get(key), list):
@@ -122,7 +129,7 @@ class Instance:
         if "const" in schema:
             return [_const(schema["const"])]
         if isinstance(schema.get("enum"), list) and schema["enum"]:
-            return [_const(v) for v in schema["enum"]]
+            return [_const(v, toward=_key(v) in self.pool.one_sided) for v in schema["enum"]]
         allowed = kinds(schema)
         out = []
         for alternative in alternatives(schema):  # what a combinator allows comes first
@@ -154,7 +161,7 @@ class Instance:
         props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
         required = [r for r in schema.get("required", []) if isinstance(r, str)] \
             if isinstance(schema.get("required"), list) else []
-        following = self.location[len(where)] if self.location[:len(where)] == where \
+        following = self.location[len(where)] if leads_to(where, self.location) \
             and len(self.location) > len(where) else None
         base = list(dict.fromkeys(required))
         wanted = following[1] if following and following[0] == "prop" else None
@@ -177,7 +184,9 @@ class Instance:
         out = []
         for names in _unique(sets):
             build = _Object(self, schema, names, where)
-            build.toward = toward is not None and toward in names
+            # Toward the location: its next property, or (`.*`) an undeclared one.
+            build.toward = (toward is not None and toward in names) or (
+                following == EXTRA and any(isinstance(name, tuple) for name in names))
             out.append(build)
         return out
 
@@ -214,7 +223,7 @@ class _Array:
     def __call__(self, depth: int):
         prefix, rest = item_schemas(self.schema)
         return [self.owner.value(prefix[i] if i < len(prefix) else rest,
-                                 self.where + ((("index", i),) if i < len(prefix) else ITEMS), depth + 1)
+                                 self.where + ((("index", i) if i < len(prefix) else ITEMS),), depth + 1)
                 for i in range(self.length)]
 
 
@@ -253,12 +262,25 @@ def _witnesses(pattern: str, patterns: list) -> list[str]:
     return [text for text in found if text is not None]
 
 
-def _const(value):
+def _const(value, *, toward: bool = False):
     def build(_depth):
         return value
-    build.toward = False
+    build.toward = toward
     build.const = True
     return build
+
+
+def leads_to(where: tuple, location: tuple) -> bool:
+    """Whether `where` is `location` or on the way to it: an undeclared property (EXTRA, a
+    path's `.*`) is reached by whatever name the instance gives it."""
+    return len(where) <= len(location) and all(
+        step == wanted or (EXTRA in (step, wanted) and "prop" in (step[0], wanted[0]))
+        for step, wanted in zip(where, location))
+
+
+def _key(value) -> str:
+    """Equal JSON values, equal keys (1 and 1.0 aside: the validator decides those)."""
+    return json.dumps(value, sort_keys=True, default=str)
 
 
 def _nodes(document):
@@ -282,4 +304,4 @@ def _unique(items: list) -> list:
     return out
 
 
-__all__ = ["Instance", "Pool", "Point", "ITEMS", "EXTRA"]
+__all__ = ["Instance", "Pool", "Point", "ITEMS", "EXTRA", "leads_to"]

@@ -9,7 +9,7 @@ from ..jsonschema import drafts
 from ..jsonschema.refs import External
 from ..model import Example, Outcome, Policy, Side
 from .budget import Budget, TooBig, instance_path, quoted_names, short, too_big
-from .instances import EXTRA, ITEMS, Instance, Pool
+from .instances import EXTRA, ITEMS, Instance, Pool, leads_to
 
 AT = "{message} (at {where})"
 # The instance fails at the finding's element, and the whole reader for another change as well.
@@ -58,9 +58,12 @@ class Finder:
                 return example or self._also
             opened.append((overrides, [p for p in points if p.where not in known]))
         # Second round: each option at a point an override brought in (a property added by
-        # one choice, holding a value other than its first).
-        for overrides, points in opened:
-            for more in _candidates(points, location):
+        # one choice, holding a value other than its first), the points nearest the element
+        # first, whichever override brought them.
+        brought = sorted(((overrides, point) for overrides, points in opened for point in points),
+                         key=lambda pair: _near(pair[1], location))
+        for overrides, point in brought:
+            for more in _candidates([point], location):
                 if more:
                     example, left = self._try(writer, reader, location, {**overrides, **more}, budget, names)
                     if example is not None or left is None:
@@ -105,16 +108,19 @@ class Finder:
 def _candidates(points, location: tuple):
     """The default instance, then each other option at each point, those near the element first."""
     yield {}
-    def near(point) -> int:
-        where = point.where
-        if location[:len(where)] == where:
-            return 0 if len(where) == len(location) else 1  # the element itself, then its parents
-        return 2 if where[:len(location)] == location else 3
-    for point in sorted(points, key=near):
+    for point in sorted(points, key=lambda point: _near(point, location)):
         order = list(point.toward) + [i for i in range(point.count) if i not in point.toward]
         for index in order:
             if index != point.chosen:
                 yield {point.where: index}
+
+
+def _near(point, location: tuple) -> int:
+    """0 at the element itself, 1 on the way to it, 2 inside it, 3 elsewhere."""
+    where = point.where
+    if leads_to(where, location):
+        return 0 if len(where) == len(location) else 1
+    return 2 if leads_to(location, where) else 3
 
 
 def _location(path: str) -> tuple:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterator
@@ -21,6 +22,7 @@ STRICT_PATTERN = (" Confluent's registry refuses any change to a pattern (PATTER
                   " strict policy follows; semantically {semantics}.")
 PATTERN_WITNESS = " For example {text} is accepted by {accepting} and rejected by {rejecting}."
 MAX_SHOWN = 5  # enum values quoted in a message
+MAX_IMPLIED = 64  # integers a bounded integer type may stand for as an enum
 # keyword -> the kind of value it constrains
 COUNT_KIND = {"minLength": "string", "maxLength": "string", "minItems": "array", "maxItems": "array",
               "minContains": "array", "maxContains": "array", "minProperties": "object",
@@ -52,18 +54,58 @@ def enum(old: Flat, new: Flat) -> tuple[bool, bool]:
     """(some value old allowed is no longer allowed, some new value was not allowed before)."""
     if old.enum is None and new.enum is None:
         return False, False
-    if old.enum is None:
+    old_values, new_values = allowed(old), allowed(new)
+    if old_values is None:
         return True, False
-    if new.enum is None:
+    if new_values is None:
         return False, True
-    return bool(old.enum.keys() - new.enum.keys()), bool(new.enum.keys() - old.enum.keys())
+    return bool(old_values.keys() - new_values.keys()), bool(new_values.keys() - old_values.keys())
+
+
+def allowed(flat: Flat) -> dict | None:
+    """The values a side allows, canonical form -> value, where they are few: its `enum`/`const`,
+    or what its types and bounds leave (`"type": "integer", "minimum": 1, "maximum": 1` is
+    `"const": 1`); None for too many to list."""
+    if flat.enum is not None:
+        return flat.enum
+    # Only where nothing else narrows the values (a superset on the new side would hide a break).
+    if not flat.types or not flat.types <= {"null", "boolean", "integer"} or flat.multiples \
+            or flat.nots or flat.conditions or flat.externals:
+        return None
+    found = [None] if "null" in flat.types else []
+    found += [False, True] if "boolean" in flat.types else []
+    if "integer" in flat.types:
+        if flat.lower is None or flat.upper is None:
+            return None
+        if not all(_finite(bound[0]) for bound in (flat.lower, flat.upper)):
+            return None
+        low, high = _integer_bound(flat.lower, lower=True), _integer_bound(flat.upper, lower=False)
+        if high - low >= MAX_IMPLIED:
+            return None
+        found += range(low, high + 1)
+    return {values.canon(value): value for value in found}
+
+
+def _finite(value) -> bool:
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, (int, Fraction)) or (isinstance(value, float) and math.isfinite(value))
+
+
+def _integer_bound(bound: tuple, *, lower: bool) -> int:
+    """The least (greatest) integer a lower (upper) bound lets through."""
+    value, exclusive, _keyword = bound
+    if lower:
+        return math.floor(value) + 1 if exclusive else math.ceil(value)
+    return math.ceil(value) - 1 if exclusive else math.floor(value)
 
 
 def show_enum(flat: Flat) -> str:
-    if flat.enum is None:
+    shown_values = allowed(flat)
+    if shown_values is None:
         return "any value"
-    shown = [json.dumps(v) for v in list(flat.enum.values())[:MAX_SHOWN]]
-    more = ", ..." if len(flat.enum) > MAX_SHOWN else ""
+    shown = [json.dumps(v) for v in list(shown_values.values())[:MAX_SHOWN]]
+    more = ", ..." if len(shown_values) > MAX_SHOWN else ""
     return "[" + ", ".join(shown) + more + "]"
 
 

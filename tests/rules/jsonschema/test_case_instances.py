@@ -93,6 +93,10 @@ def _mentioned(schema, names: set, values: set) -> None:
         for key in ("enum", "const"):
             if key in schema:
                 values.update(map(json.dumps, schema[key] if key == "enum" else [schema[key]]))
+        for key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):  # and either side
+            bound = schema.get(key)
+            if isinstance(bound, int) and not isinstance(bound, bool):
+                values.update(json.dumps(bound + step) for step in (-1, 0, 1))
         for child in schema.values():
             _mentioned(child, names, values)
     elif isinstance(schema, list):
