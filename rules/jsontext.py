@@ -158,6 +158,16 @@ def _spans(text: str, file: str, document: _Document) -> list[tuple[int, int]]:
     return closed
 
 
+class _NotJson(Exception):
+    pass
+
+
+def _not_json(name: str):
+    """Python's decoder takes NaN, Infinity and -Infinity; JSON has none of them, and a bound of
+    NaN compares false with everything (every change to or from it would read as loosened)."""
+    raise _NotJson(name)
+
+
 def loads(text: str, file: str, *, located: bool = False) -> object:
     """Parse JSON text; objects come back as LineDict. Raises SchemaError on bad input.
     `located`: the text is another file than the one under review, its lines are Lines."""
@@ -169,7 +179,9 @@ def loads(text: str, file: str, *, located: bool = False) -> object:
         return obj
 
     try:
-        value = json.loads(text, object_pairs_hook=make_object)
+        value = json.loads(text, object_pairs_hook=make_object, parse_constant=_not_json)
+    except _NotJson as error:
+        raise SchemaError(file, None, f"invalid JSON: {error} is not a JSON value (JSON has no NaN or Infinity)") from None
     except json.JSONDecodeError as error:
         raise SchemaError(file, error.lineno, f"invalid JSON: {error.msg} (column {error.colno})") from None
     except RecursionError:

@@ -344,16 +344,24 @@ def _overlaps(ctx, olds: list[Flat], news: list[Flat], path: str) -> Iterator:
     exclusive = [n for n in news if "/oneOf[" in n.label]
     # Only an old *oneOf* alternative vouches that old data matched it alone: an anyOf one
     # that became a oneOf one (same schema) may now match together with its neighbours.
-    added = [n for n in exclusive
-             if not any(_equivalent(ctx, o, n) for o in olds if "/oneOf[" in o.label)
-             and not _narrowed_in_place(ctx, olds, n)]
+    # Each old alternative vouches for one new one: a copy of it added beside it is added.
+    vouching = [o for o in olds if "/oneOf[" in o.label]
+    added = []
+    for n in exclusive:
+        same = next((o for o in vouching if _equivalent(ctx, o, n)), None)
+        if same is not None:
+            vouching.remove(same)
+        elif not _narrowed_in_place(ctx, olds, n):
+            added.append(n)
     for old in olds:
         if old.empty or not added:
             continue
         matched = [n for n in exclusive if content.may_contain(old, n)
                    and Direction.BACKWARD not in ctx.trial(old, n)]
         for extra in added:
-            if matched and extra is not matched[0] and (extra in matched or content.may_overlap(old, extra)) \
+            # Old data another alternative takes whole may match this one too.
+            others = [n for n in matched if n is not extra]
+            if others and (extra in matched or content.may_overlap(old, extra)) \
                     and not old_data.cannot_match(ctx, old, extra):
                 yield OverlapPair(old, extra, path + extra.label, _was_any_of(olds, extra),
                                   any(o.label == extra.label for o in olds))

@@ -64,3 +64,16 @@ def test_bad_json_is_a_schema_error_with_a_line(text, line, problem):
     with pytest.raises(SchemaError) as error:
         loads(text, "x.json")
     assert error.value.line == line and problem in error.value.problem
+
+
+@pytest.mark.parametrize("text", ['{"maximum": NaN}', '{"a": [Infinity]}', '{"a": -Infinity}'])
+def test_nan_and_infinity_are_not_json(text):
+    """Python's decoder takes them; a bound of NaN compares false with everything, so a change
+    to it and on from it would each read as loosened (attack round 6)."""
+    with pytest.raises(SchemaError) as error:
+        loads(text, "x.json")
+    assert "is not a JSON value" in error.value.problem
+
+
+def test_a_string_saying_nan_is_text():
+    assert loads('{"a": "NaN", "b": 1e400}', "x.json") == {"a": "NaN", "b": float("inf")}
