@@ -97,6 +97,12 @@ class Context:
             flip = frozenset(FLIP[d] for d in self.breaks_of(finding))
             yield dataclasses.replace(finding, breaks=flip)
 
+    def both_ways(self, found: Iterable[Finding]) -> Iterator[Finding]:
+        """Findings where any change breaks: in its own direction and the reverse one."""
+        for finding in found:
+            breaks = self.breaks_of(finding)
+            yield dataclasses.replace(finding, breaks=breaks | frozenset(FLIP[d] for d in breaks))
+
     def trial_findings(self, old, new) -> list[Finding]:
         """Findings for two alternatives on their own (memoised; a revisit counts as equal)."""
         # By what the two say: the same definition reached along two paths is compared once.

@@ -266,8 +266,13 @@ def _arrays(ctx, pair: SchemaPair, seen: set, depth: int) -> Iterator:
     if old.rest or new.rest:
         yield from walk(ctx, old.rest, new.rest, f"{path}[]", lines, seen, depth)
     if old.contains is not None and new.contains is not None:
-        yield from walk(ctx, old.contains, new.contains, paths.keyword(path, "contains"),
-                        (old.key_line("contains"), new.key_line("contains")), seen, depth)
+        where, lines = paths.keyword(path, "contains"), (old.key_line("contains"), new.key_line("contains"))
+        if "maxContains" in old.counts or "maxContains" in new.counts:
+            # Under maxContains, `contains` bounds from above too: a schema that matches more
+            # items refuses arrays old data held, as one that matches fewer does.
+            yield from ctx.both_ways(ctx.run(old.contains, new.contains, where, lines, seen, depth))
+        else:
+            yield from walk(ctx, old.contains, new.contains, where, lines, seen, depth)
 
 
 def alternatives(ctx, olds: list[Flat], news: list[Flat], path: str, seen: set, depth: int) -> Iterator:

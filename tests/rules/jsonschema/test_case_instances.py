@@ -116,6 +116,9 @@ def _documents(old: dict, new: dict):
     _mentioned([old, new], names, values)
     pool = [json.loads(v) for v in sorted(values)]
     yield from pool + [[], {}]
+    # arrays of unlike items (contains under maxContains), three long where the pool is small
+    yield from (list(items) for size in (2, 3) if len(pool) ** size <= 2000
+                for items in itertools.product(pool, repeat=size))
     for size in range(1, MAX_NAMES + 1):
         for chosen in itertools.combinations(sorted(names), size):
             for picked in itertools.product(pool, repeat=size):
