@@ -138,7 +138,7 @@ def constraints(old: Flat, new: Flat, *, strict: bool = False) -> Iterator[Delta
     if old.has("number") and new.has("number"):
         yield from _bound(old.lower, new.lower, lower=True)
         yield from _bound(old.upper, new.upper, lower=False)
-        yield from _multiples(old.multiples, new.multiples)
+        yield from _multiples(old.multiples, new.multiples, exact=strict)
     if old.has("string") and new.has("string"):
         yield from _patterns(old.patterns, new.patterns, strict)
         yield from _sets("format", old.formats, new.formats)
@@ -209,15 +209,21 @@ def _show_bound(bound: tuple | None) -> str:
     return _json(bound[0]) + (" (exclusive)" if bound[1] else "")
 
 
-def _divides(small, big) -> bool:
+def _divides(small, big, exact: bool = False) -> bool:
+    """Whether every multiple of `big` is one of `small`, as validators decide it: a fractional
+    divisor is divided in binary floating point (jsonschema: 0.3 / 0.1 is 2.9999999999999996,
+    so 0.3 is no multiple of 0.1), so only the same fractional divisor is known to divide."""
+    if not exact and isinstance(small, float) and not small.is_integer():
+        return small == big
     ratio = Fraction(str(big)) / Fraction(str(small))
     return ratio.denominator == 1
 
 
-def _multiples(old: tuple, new: tuple) -> Iterator[Delta]:
+def _multiples(old: tuple, new: tuple, *, exact: bool = False) -> Iterator[Delta]:
+    """`exact`: decimal arithmetic, as Confluent's registry compares (strict)."""
     # A new multipleOf m is implied when every old multiple is already a multiple of m.
-    new_is_tighter = any(not any(_divides(m, o) for o in old) for m in new)
-    old_was_tighter = any(not any(_divides(m, n) for n in new) for m in old)
+    new_is_tighter = any(not any(_divides(m, o, exact) for o in old) for m in new)
+    old_was_tighter = any(not any(_divides(m, n, exact) for n in new) for m in old)
     change = CHANGED if new_is_tighter and old_was_tighter else (
         TIGHTENED if new_is_tighter else LOOSENED if old_was_tighter else None)
     if change:

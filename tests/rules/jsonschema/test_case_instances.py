@@ -97,6 +97,9 @@ def _mentioned(schema, names: set, values: set) -> None:
             bound = schema.get(key)
             if isinstance(bound, int) and not isinstance(bound, bool):
                 values.update(json.dumps(bound + step) for step in (-1, 0, 1))
+        divisor = schema.get("multipleOf")
+        if isinstance(divisor, (int, float)) and not isinstance(divisor, bool):
+            values.update(json.dumps(divisor * times) for times in (1, 2))
         for child in schema.values():
             _mentioned(child, names, values)
     elif isinstance(schema, list):
