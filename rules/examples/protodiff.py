@@ -47,9 +47,13 @@ def _as_json(field, value):
 
 
 def _default_changed(field, other) -> bool:
-    """An absent field whose declared default differs: each side reads its own default."""
-    return other is not None and (field.has_default_value or other.has_default_value) \
-        and field.default_value != other.default_value
+    """An absent field whose default differs: each side reads its own default (declared, or
+    an enum's first value)."""
+    if other is None or repeated(field) or repeated(other):
+        return False
+    if field.enum_type is not None and other.enum_type is not None:
+        return _Symbol(field.default_value, field.enum_type) != _Symbol(other.default_value, other.enum_type)
+    return (field.has_default_value or other.has_default_value) and field.default_value != other.default_value
 
 
 def _same(mine, theirs, many: bool, reader_many: bool) -> bool:

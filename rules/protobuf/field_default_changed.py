@@ -3,6 +3,8 @@
 A reader substitutes its own default for an absent field. If the defaults differ, the same
 bytes mean different values to old and new readers, in both directions (buf:
 FIELD_SAME_DEFAULT). Adding an explicit default equal to the type's zero value changes nothing.
+An enum field without one defaults to its enum's first value: reordering a closed enum's values
+changes it too.
 
 Example: `optional int32 retries = 2 [default = 3];` becomes `[default = 5]`.
 
@@ -46,7 +48,10 @@ def check(pair, ctx):
     old, new = pair.old, pair.new
     if old is None or new is None or old.kind != new.kind or old.kind in ("message", "group"):
         return
-    if old.cardinality.value == "repeated" or (old.default is None and new.default is None):
+    # Without [default] a scalar's default is its zero on both sides; an enum's is its first
+    # value, which a closed (proto2) enum may reorder (LOW, HIGH -> HIGH, LOW).
+    if old.cardinality.value == "repeated" or (old.default is None and new.default is None
+                                               and old.kind != "enum"):
         return
     (old_text, old_value), (new_text, new_value) = (_default(old, ctx.old.types),
                                                     _default(new, ctx.new.types))
