@@ -59,12 +59,23 @@ DYNAMIC_SCOPE = ('{keyword} "{ref}" was not checked: its target depends on the d
 # beside the real one must not get to stand in for it.
 AMBIGUOUS = '{keyword} "{ref}" is ambiguous: {first} and {second} both declare the $id {uri}'
 
+def _schemas_only(spec: referencing.Specification) -> referencing.Specification:
+    """The draft as `referencing` has it, crawling schemas only: it takes every value of
+    draft 4-7 `dependencies` for a subresource, a list of names too, and crashes on that list
+    (SchemaStore's tmlanguage.json: `"end": ["begin"]`)."""
+    return referencing.Specification(
+        name=spec.name, id_of=spec.id_of, anchors_in=lambda _self, contents: spec.anchors_in(contents),
+        subresources_of=lambda contents: (each for each in spec.subresources_of(contents)
+                                          if isinstance(each, (dict, bool))),
+        maybe_in_subresource=spec.maybe_in_subresource)
+
+
 SPECIFICATIONS = {
-    Draft.DRAFT4: referencing.jsonschema.DRAFT4,
-    Draft.DRAFT6: referencing.jsonschema.DRAFT6,
-    Draft.DRAFT7: referencing.jsonschema.DRAFT7,
-    Draft.DRAFT2019: referencing.jsonschema.DRAFT201909,
-    Draft.DRAFT2020: referencing.jsonschema.DRAFT202012,
+    Draft.DRAFT4: _schemas_only(referencing.jsonschema.DRAFT4),
+    Draft.DRAFT6: _schemas_only(referencing.jsonschema.DRAFT6),
+    Draft.DRAFT7: _schemas_only(referencing.jsonschema.DRAFT7),
+    Draft.DRAFT2019: _schemas_only(referencing.jsonschema.DRAFT201909),
+    Draft.DRAFT2020: _schemas_only(referencing.jsonschema.DRAFT202012),
 }
 
 # Keys that give a schema (or a part of it) a name to be found by, or another draft: only a

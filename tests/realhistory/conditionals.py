@@ -72,7 +72,9 @@ def _switches(old, new, place: tuple) -> list:
     """Objects for the place that meet or miss each `if` of either side: a small document of
     the schema holding the `if` (the alternative it sits in) with one name the `if` tests set
     to each value either side mentions."""
-    out = []
+    # The values either side's `if` names come first (where the two conditions differ), then
+    # the others the name's own schema lists: a long enum cannot push them past the limit.
+    tested_first, others = [], []
     for root in (old, new):
         for conditional, alternative in _conditionals(root, _at(root, root, place), 0):
             test = _resolve(root, conditional["if"])
@@ -82,15 +84,17 @@ def _switches(old, new, place: tuple) -> list:
             tested = test.get("properties") if isinstance(test.get("properties"), dict) else {}
             names = [*tested, *[n for n in test.get("required", []) if isinstance(n, str)]]
             for name in names:
-                values: list = []
-                _mentioned(tested.get(name, {}), values)
+                named: list = []
+                _mentioned(tested.get(name, {}), named)
+                listed: list = []
                 for side in (old, new):
                     declared = _at(side, side, place + (("prop", name),))
                     if isinstance(declared, dict):
-                        _mentioned({k: v for k, v in declared.items() if k in ("enum", "const")}, values)
-                out += [{**holder, name: value} if isinstance(holder, dict) else {name: value}
-                        for value in _distinct(values)]
-    return _distinct(out) or [minimal(old, _at(old, old, place) or {})]
+                        _mentioned({k: v for k, v in declared.items() if k in ("enum", "const")}, listed)
+                for values, out in ((named, tested_first), (listed, others)):
+                    out += [{**holder, name: value} if isinstance(holder, dict) else {name: value}
+                            for value in _distinct(values)]
+    return _distinct(tested_first + others) or [minimal(old, _at(old, old, place) or {})]
 
 
 def _conditionals(root, node, depth: int, holder=None) -> list:

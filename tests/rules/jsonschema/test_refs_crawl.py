@@ -63,3 +63,23 @@ def test_what_a_document_names_is_found_by_crawling_it(crawled, draft, named, re
     root, refs = refs_of(schema, draft)
     assert len(crawled) > RECORDS
     assert refs.resolve(root["properties"]["named"]) is root["definitions"]["Record7"]
+
+
+@pytest.mark.parametrize("draft", ["http://json-schema.org/draft-04/schema#",
+                                   "http://json-schema.org/draft-07/schema#"])
+def test_a_list_of_names_under_dependencies_is_not_crawled_as_a_schema(draft):
+    """`referencing` takes every `dependencies` value for a subresource when the first is a
+    schema, a list of names after it too, and crashed on it once the document named something
+    (SchemaStore's tmlanguage.json)."""
+    from rules.engine import check
+    from rules.model import Source
+
+    def schema(extra: dict) -> str:
+        return json.dumps({"$schema": draft, "id" if "04" in draft else "$id": "https://example.com/p.json",
+                           "definitions": {"pattern": {"type": "object", "properties": {
+                               "begin": {"type": "string"}, "end": {"type": "string"}, **extra},
+                               "dependencies": {"begin": {"required": ["end"]}, "end": ["begin"]}}},
+                           "$ref": "#/definitions/pattern"})
+
+    report = check(Source("p.json", schema({})), Source("p.json", schema({"name": {"type": "string"}})))
+    assert report.compatible and not report.findings
