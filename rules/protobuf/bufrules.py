@@ -93,8 +93,7 @@ _EXTENSIONS = ("an extension is compared with the one of the same number extendi
                "deleted, or an `extensions` range, is not judged")
 _EDITIONS_FEATURE = ("an editions feature (or the proto2/proto3 rule it stands for) that only "
                      "generated code or runtime validation reads; features other than "
-                     "field_presence = LEGACY_REQUIRED, message_encoding and utf8_validation "
-                     "are not read")
+                     "field_presence, message_encoding and utf8_validation are not read")
 UNMAPPED: dict[str, str] = {
     "EXTENSION_NO_DELETE": _EXTENSIONS,
     "EXTENSION_MESSAGE_NO_DELETE": _EXTENSIONS,

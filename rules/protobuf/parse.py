@@ -18,7 +18,7 @@ FILE_PACKAGE, FILE_MESSAGE, FILE_ENUM, FILE_SERVICE, FILE_EXTENSION = 2, 4, 5, 6
 MSG_FIELD, MSG_NESTED, MSG_ENUM, MSG_EXTENSION, MSG_RESERVED_RANGE, MSG_RESERVED_NAME = 2, 3, 4, 6, 9, 10
 ENUM_VALUE, ENUM_RESERVED_RANGE, ENUM_RESERVED_NAME = 2, 4, 5
 SERVICE_METHOD = 2
-LEGACY_REQUIRED = 3  # FeatureSet.FieldPresence in editions
+IMPLICIT_PRESENCE, LEGACY_REQUIRED = 2, 3  # FeatureSet.FieldPresence in editions
 DELIMITED = 2  # FeatureSet.MessageEncoding: a message field written as a group (editions)
 VERIFY, NO_VALIDATION = 2, 3  # FeatureSet.Utf8Validation
 # What each syntax's string fields do (protobuf's editions defaults): proto2 reads any bytes,
@@ -110,7 +110,7 @@ class _Builder:
         self.rpcs: dict[str, Rpc] = {}
         self.services: dict[str, Service] = {}
         self.extensions: dict[str, Message] = {}  # extendee's full name -> the file's extensions
-        self.features = _Features(0, SYNTAX_UTF8.get(self.syntax, VERIFY))
+        self.features = _Features(0, SYNTAX_UTF8.get(self.syntax, VERIFY), 0)
         if proto.HasField("options"):
             self.features = self.features.within(proto.options)
 
@@ -187,11 +187,11 @@ class _Builder:
         oneof = oneofs.get(proto.oneof_index) if in_oneof and not synthetic else None
         if label == LABEL_REPEATED:
             cardinality = Cardinality.REPEATED
-        elif label == LABEL_REQUIRED or (
-                has_options and proto.options.features.field_presence == LEGACY_REQUIRED):
+        elif label == LABEL_REQUIRED or features.presence == LEGACY_REQUIRED:
             cardinality = Cardinality.REQUIRED
-        elif in_oneof or synthetic or self.syntax != "proto3" or kind in ("message", "group"):
-            cardinality = Cardinality.OPTIONAL  # explicit presence
+        elif in_oneof or synthetic or kind in ("message", "group") or not (
+                self.syntax == "proto3" or features.presence == IMPLICIT_PRESENCE):
+            cardinality = Cardinality.OPTIONAL  # explicit presence (editions' default too)
         else:
             cardinality = Cardinality.IMPLICIT
         built = Field(name, number, kind, ref, ref, cardinality, oneof, json_name,
@@ -226,11 +226,13 @@ class _Features(NamedTuple):
 
     encoding: int  # FeatureSet.message_encoding
     utf8: int  # FeatureSet.utf8_validation
+    presence: int  # FeatureSet.field_presence (editions; proto2/proto3 say it by syntax)
 
     def within(self, options) -> "_Features":
         """The features of an element whose own options are `options`."""
         mine = options.features
-        return _Features(mine.message_encoding or self.encoding, mine.utf8_validation or self.utf8)
+        return _Features(mine.message_encoding or self.encoding, mine.utf8_validation or self.utf8,
+                         mine.field_presence or self.presence)
 
 
 def _reserved(ranges, names, path: tuple, range_tag: int, name_tag: int,
