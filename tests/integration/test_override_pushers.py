@@ -4,6 +4,7 @@
 from tests.integration.conftest import settle
 from tests.integration.test_commands import ADD_LEVEL, REASON, check, comment, reactions, replies
 from tests.integration.test_review_flow import AVRO_BASE, open_pull, review_of, send
+from tests.security.commands_flow import clock_ahead
 
 UNEXPLAINED = "I can't accept this override: I have no record of who pushed `{sha}`"
 
@@ -25,8 +26,12 @@ def break_as_octocat(repo) -> None:
 
 
 def override(github, app_url, repo, pull, user):
-    """The command's reaction, the App's reply to `user`, and the check's conclusion after it."""
-    command = comment(github, app_url, pull, f"/schema-override {REASON}", user)
+    """The command's reaction, the App's reply to `user`, and the check's conclusion after it.
+    Written a few seconds after the pushes: in a push's own second (GitHub's times have
+    one-second resolution) the head before it may have been on screen too, and an override
+    covers only what both heads had (tests/security/test_override_binding.py)."""
+    with clock_ahead(github, 3):
+        command = comment(github, app_url, pull, f"/schema-override {REASON}", user)
     (reply,) = [b for b in replies(github, repo, pull) if b.startswith(f"@{user} ")][-1:]
     return reactions(github, command), reply, check(github, repo, pull).conclusion
 
