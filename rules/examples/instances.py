@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from ..jsonschema import content, regex_automaton, regex_cover
+from ..jsonschema.values import canon
 from ..jsonschema.refs import External
 from .budget import Allowance, TooBig
 from .schemaview import alternatives, item_schemas, kind_of, kinds, open_to
@@ -54,7 +55,7 @@ class Pool:
                         found = node[key] if key in ("enum", "examples") and isinstance(node[key], list) else [node[key]]
                         values.extend(found)
                         if key in ("enum", "const"):
-                            allowed.update(map(_key, found))
+                            allowed.update(map(canon, found))
         # Values one version lists and the other does not: an enum's removed value is tried
         # first at its point, however far down a long enum it is.
         self.one_sided = set.union(*listed) - set.intersection(*listed) if listed else set()
@@ -129,7 +130,7 @@ class Instance:
         if "const" in schema:
             return [_const(schema["const"])]
         if isinstance(schema.get("enum"), list) and schema["enum"]:
-            return [_const(v, toward=_key(v) in self.pool.one_sided) for v in schema["enum"]]
+            return [_const(v, toward=canon(v) in self.pool.one_sided) for v in schema["enum"]]
         allowed = kinds(schema)
         out = []
         for alternative in alternatives(schema):  # what a combinator allows comes first
@@ -276,11 +277,6 @@ def leads_to(where: tuple, location: tuple) -> bool:
     return len(where) <= len(location) and all(
         step == wanted or (EXTRA in (step, wanted) and "prop" in (step[0], wanted[0]))
         for step, wanted in zip(where, location))
-
-
-def _key(value) -> str:
-    """Equal JSON values, equal keys (1 and 1.0 aside: the validator decides those)."""
-    return json.dumps(value, sort_keys=True, default=str)
 
 
 def _nodes(document):

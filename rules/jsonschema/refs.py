@@ -59,6 +59,7 @@ DYNAMIC_SCOPE = ('{keyword} "{ref}" was not checked: its target depends on the d
 # beside the real one must not get to stand in for it.
 AMBIGUOUS = '{keyword} "{ref}" is ambiguous: {first} and {second} both declare the $id {uri}'
 
+
 def _schemas_only(spec: referencing.Specification) -> referencing.Specification:
     """The draft as `referencing` has it, crawling schemas only: it takes every value of
     draft 4-7 `dependencies` for a subresource, a list of names too, and crashes on that list

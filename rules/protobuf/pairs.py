@@ -93,8 +93,9 @@ def _message(old: Message, new: Message, anchor: int, pending: list) -> Iterator
         if twin is not None:
             # An unchanged field cannot break anything: every field rule compares the
             # attributes `same_as` compares, so the pair is not handed to them at all; but an
-            # enum field's implicit default is its enum's first value, which may have moved.
-            if not field.same_as(twin) or field.kind == "enum":
+            # enum field's implicit default is its enum's first value, which a closed enum
+            # (never in proto3, whose enums start at 0) may have moved.
+            if not field.same_as(twin) or (field.kind == "enum" and old.syntax != "proto3"):
                 yield Pair(Kind.FIELD, field, twin, old, new, anchor)
             if field.ref_full:
                 _follow(field, twin, anchor or twin.line, pending)

@@ -9,9 +9,11 @@ import pytest
 import referencing
 
 from rules import jsontext
+from rules.engine import check
 from rules.jsonschema import keywords
 from rules.jsonschema.drafts import Draft
 from rules.jsonschema.refs import Refs
+from rules.model import Source
 
 RECORDS = 50
 
@@ -71,9 +73,6 @@ def test_a_list_of_names_under_dependencies_is_not_crawled_as_a_schema(draft):
     """`referencing` takes every `dependencies` value for a subresource when the first is a
     schema, a list of names after it too, and crashed on it once the document named something
     (SchemaStore's tmlanguage.json)."""
-    from rules.engine import check
-    from rules.model import Source
-
     def schema(extra: dict) -> str:
         return json.dumps({"$schema": draft, "id" if "04" in draft else "$id": "https://example.com/p.json",
                            "definitions": {"pattern": {"type": "object", "properties": {
