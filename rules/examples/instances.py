@@ -130,7 +130,8 @@ class Instance:
         if "const" in schema:
             return [_const(schema["const"])]
         if isinstance(schema.get("enum"), list) and schema["enum"]:
-            return [_const(v, toward=canon(v) in self.pool.one_sided) for v in schema["enum"]]
+            one_sided = self.pool.one_sided  # empty unless an enum changed: no canon() then
+            return [_const(v, toward=bool(one_sided) and canon(v) in one_sided) for v in schema["enum"]]
         allowed = kinds(schema)
         out = []
         for alternative in alternatives(schema):  # what a combinator allows comes first
