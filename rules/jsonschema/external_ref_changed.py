@@ -6,8 +6,9 @@ reference on both sides is unchanged (the rest of the schema there is compared a
 anything else at that place (another URI, a schema where the reference was, a reference where a
 constraint was) is an error in the directions the unread target leaves open. A new property
 whose schema is such a reference is judged like any added property (JSONSCHEMA_PROPERTY_ADDED):
-under the lenient policy it does not constrain old data. Every run notes the references it did
-not read.
+under the lenient policy it does not constrain old data. A conditional whose `then`/`else` gained
+such a reference is reported here too (by JSONSCHEMA_CONDITION_CHANGED's module). Every run notes
+the references it did not read.
 
 The same rule warns (advisory) where the base's own `$ref` does not resolve (a missing file,
 `$id` or pointer): no validator could use the base there, so what the head has there was not

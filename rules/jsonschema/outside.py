@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from .parse import Parsed
 
 MOVED = "{problem} (the base's {file} declared it: was it deleted or moved?)"
-NOTE = ("{file}: $ref {refs} point{s} outside the repository (no schema file declares {it}); "
-        "{it} {was} not read, so only an identical reference counts as unchanged.")
+NOTE = ("{file}: $ref {refs} point{s} outside the repository (no schema file declares {them}); "
+        "{they} {was} not read, so only an identical reference counts as unchanged.")
 
 
 def opaque(old: Parsed, new: Parsed) -> frozenset[str]:
@@ -45,8 +45,8 @@ def notes(refs: Refs) -> tuple[str, ...]:
                  for file, refs in by_file.items())
 
 
-_ONE = {"s": "s", "it": "it", "was": "was"}
-_MANY = {"s": "", "it": "them", "was": "were"}
+_ONE = {"s": "s", "them": "it", "they": "it", "was": "was"}
+_MANY = {"s": "", "them": "them", "they": "they", "was": "were"}
 
 
 def _target(ref: str) -> str:

@@ -154,3 +154,17 @@ def test_a_url_search_cut_short_by_a_bound_is_never_taken_for_outside(tmp_path, 
     out = capsys.readouterr()
     assert code == 2, out
     assert f'$ref "{MONEY_URL}" was not checked: the search for a schema file declaring {MONEY_URL} stopped at' in out.err
+
+
+@pytest.mark.parametrize("count, said", [(1, "points outside the repository (no schema file declares it); "
+                                             "it was not read"),
+                                         (2, "point outside the repository (no schema file declares them); "
+                                             "they were not read")])
+def test_the_unread_note_agrees_with_how_many_references_it_names(tmp_path, capsys, count, said):
+    refs = {f"p{i}": {"$ref": f"https://example.com/unread-{i}.json"} for i in range(count)}
+    schema = json.dumps({"$id": "https://example.com/a.json", "type": "object", "properties": refs})
+    for side in ("old", "new"):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "a.json").write_text(schema)
+    assert main(["check", str(tmp_path / "old" / "a.json"), str(tmp_path / "new" / "a.json")]) == 0
+    assert said in capsys.readouterr().out
