@@ -33,7 +33,7 @@ def conditional_documents(old, new, path: str, mend):
     path = _pattern_steps(old, new, path[:-len("/if")])
     place = _location(ALTERNATIVE.sub("", path))
     base = _along(old, path, minimal(old, old))
-    switches = [document for document in (_put(base, place, value) for value in _switches(old, new, place))
+    switches = [document for document in (_put(base, place, value) for value in _switches(old, new, path, place))
                 if document is not None]
     switches = _distinct([each for each in map(mend, switches) if each is not None] or [base])[:MAX_SWITCHES]
     count = 0
@@ -41,7 +41,7 @@ def conditional_documents(old, new, path: str, mend):
         yield start
         count += 1
     # Each place's first value, then each place's second, ...: one place cannot use up the budget.
-    tries = [[(where, value) for value in _values(old, new, where)] for where in _differing(old, new, place)]
+    tries = [[(where, value) for value in _values(old, new, where)] for where in _differing(old, new, path, place)]
     for where, value in (each for row in zip_longest(*tries) for each in row if each is not None):
         for start in switches:
             document = _put(start, where, value)
@@ -58,17 +58,49 @@ def conditional_documents(old, new, path: str, mend):
 def _along(old, path: str, document):
     """`document` with a small document of each alternative the path names put where it
     names it (`…/oneOf[2].args`: the third task kind, whose `args` hold the conditional)."""
-    for match in ALTERNATIVE.finditer(path):
-        where = _location(ALTERNATIVE.sub("", path[:match.start()]))
-        node = _at(old, old, where)
-        keyword, index = match.group()[1:-1].split("[")
-        branches = node.get(keyword) if isinstance(node, dict) else None
-        if isinstance(branches, list) and int(index) < len(branches):
-            document = _put(document, where, minimal(old, branches[int(index)])) or document
+    for where, chosen in _chosen(old, path):
+        document = _put(document, where, minimal(old, chosen)) or document
     return document
 
 
-def _switches(old, new, place: tuple) -> list:
+def _chosen(root, path: str):
+    """(data location, alternative) for each alternative the path names, each looked up from
+    the one before it: from the root, the alternatives the path strips are ambiguous (a task
+    list of task kinds, each with its own lists)."""
+    chosen, at = root, ()
+    for match in ALTERNATIVE.finditer(path):
+        where = _location(ALTERNATIVE.sub("", path[:match.start()]))
+        keyword, index = match.group()[1:-1].split("[")
+        branches = _alternatives_of(root, _at(root, chosen, where[len(at):]), keyword, int(index))
+        if branches is None:
+            return
+        chosen, at = branches[int(index)], where
+        yield where, chosen
+
+
+def _schema_at(root, path: str, below: tuple = ()):
+    """The subschema of `root` at the path's data location (then `below` it), through the
+    alternatives the path names."""
+    chosen, at = root, ()
+    for at, chosen in _chosen(root, path):
+        pass
+    return _at(root, chosen, _location(ALTERNATIVE.sub("", path))[len(at):] + below)
+
+
+def _alternatives_of(root, node, keyword: str, index: int, depth: int = 0):
+    """The `keyword` list (longer than `index`) of `node` or of an `allOf` member of it: a path
+    names an alternative without the `allOf` step it sits under."""
+    node = _resolve(root, node)
+    if not isinstance(node, dict) or depth > MAX_DEPTH:
+        return None
+    if isinstance(node.get(keyword), list) and index < len(node[keyword]):
+        return node[keyword]
+    members = node.get("allOf") if isinstance(node.get("allOf"), list) else []
+    return next((found for member in members
+                 if (found := _alternatives_of(root, member, keyword, index, depth + 1)) is not None), None)
+
+
+def _switches(old, new, path: str, place: tuple) -> list:
     """Objects for the place that meet or miss each `if` of either side: a small document of
     the schema holding the `if` (the alternative it sits in) with one name the `if` tests set
     to each value either side mentions."""
@@ -76,7 +108,7 @@ def _switches(old, new, place: tuple) -> list:
     # the others the name's own schema lists: a long enum cannot push them past the limit.
     tested_first, others = [], []
     for root in (old, new):
-        for conditional, alternative in _conditionals(root, _at(root, root, place), 0):
+        for conditional, alternative in _conditionals(root, _schema_at(root, path), 0):
             test = _resolve(root, conditional["if"])
             if not isinstance(test, dict):
                 continue
@@ -88,13 +120,13 @@ def _switches(old, new, place: tuple) -> list:
                 _mentioned(tested.get(name, {}), named)
                 listed: list = []
                 for side in (old, new):
-                    declared = _at(side, side, place + (("prop", name),))
+                    declared = _schema_at(side, path, (("prop", name),))
                     if isinstance(declared, dict):
                         _mentioned({k: v for k, v in declared.items() if k in ("enum", "const")}, listed)
                 for values, out in ((named, tested_first), (listed, others)):
                     out += [{**holder, name: value} if isinstance(holder, dict) else {name: value}
                             for value in _distinct(values)]
-    return _distinct(tested_first + others) or [minimal(old, _at(old, old, place) or {})]
+    return _distinct(tested_first + others) or [minimal(old, _schema_at(old, path) or {})]
 
 
 def _conditionals(root, node, depth: int, holder=None) -> list:
@@ -111,15 +143,15 @@ def _conditionals(root, node, depth: int, holder=None) -> list:
     return found
 
 
-def _differing(old, new, place: tuple) -> list:
+def _differing(old, new, path: str, place: tuple) -> list:
     """Data locations, below `place`, where what the two sides' conditionals' branches say
     differs: the shallowest first (a recursive definition repeats its differences deeper)."""
     found: list = []
-    olds, news = ([c for c, _holder in _conditionals(root, _at(root, root, place), 0)] for root in (old, new))
+    olds, news = ([c for c, _holder in _conditionals(root, _schema_at(root, path), 0)] for root in (old, new))
     for now in news[len(olds):]:  # added: each branch against what OLD says of its names
         for key in BRANCHES:
             branch = _resolve(new, now.get(key))
-            said = {name: _at(old, old, place + (("prop", name),)) for name in _props(branch)} \
+            said = {name: _schema_at(old, path, (("prop", name),)) for name in _props(branch)} \
                 if isinstance(branch, dict) else {}
             _walk(old, new, {"properties": {k: v for k, v in said.items() if v is not None}},
                   {"properties": _props(branch)} if said else None, place, found, set(), 0)

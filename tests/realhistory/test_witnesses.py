@@ -161,6 +161,23 @@ VERSIONED = {"type": "object", "required": ["version"],
              "else": {"properties": {"inputs": {"type": "array", "items": {
                  "type": "object", "additionalProperties": False,
                  "properties": {"directory": {"type": "string"}, "include": {"type": "array"}}}}}}}
+SCRIPT = {"type": "object", "additionalProperties": False, "required": ["script"],
+          "properties": {"script": {"type": "string"}, "print": {"type": "boolean"}}}
+
+
+def _tasks(script: dict) -> dict:
+    """A list of task kinds, one kind a sequence of tasks whose items wrap them in an allOf."""
+    closed = {"type": "object", "additionalProperties": False}
+    return {"type": "object", "properties": {"tasks": {"type": "array", "items": {"$ref": "#/definitions/task"}}},
+            "definitions": {
+                "task": {"oneOf": [{"$ref": "#/definitions/cmd"}, {"$ref": "#/definitions/seq"},
+                                   {"$ref": "#/definitions/script"}]},
+                "cmd": {**closed, "required": ["cmd"], "properties": {"cmd": {"type": "string"}}},
+                "seq": {**closed, "required": ["seq"], "properties": {"seq": {"type": "array", "items": {"allOf": [
+                    {"$ref": "#/definitions/task"}, {"if": {"type": "object"}, "then": {"type": "object"}}]}}}},
+                "script": script}}
+
+
 # (name, old, new, the finding's path): a break only a document taking a branch shows.
 CONDITIONAL = [
     ("an if widened: old data now meets it and fails the closed then", VERSIONED,
@@ -175,6 +192,10 @@ CONDITIONAL = [
      {"definitions": {"T": {"properties": {"tags": {"type": "array", "items": {"enum": ["a", "b"]}}}}},
       "allOf": [{"if": {"properties": {"kind": {"const": "t"}}}, "then": {"$ref": "#/definitions/T"}}]},
      "$/if"),
+    ("a conditional in a task kind reached through a list of task kinds under an allOf",
+     _tasks(SCRIPT), _tasks({**SCRIPT, "if": {"properties": {"script": {"pattern": "^[^:]*$"}}, "required": ["script"]},
+                             "then": {"properties": {"print": False}}}),
+     "$.tasks[]/oneOf[1].seq[]/oneOf[2]/if"),
 ]
 
 
