@@ -58,7 +58,9 @@ def once(seen: Iterable[tuple[str, Finding]]) -> list[Finding]:
         group.append((checked, finding))
     out = []
     for group in groups:
-        kept = next((finding for checked, finding in group if checked == finding.file), group[0][1])
+        own = [finding for checked, finding in group if checked == finding.file]
+        # The shortest path is the easiest place to find: the others are named after it.
+        kept = min(own, key=lambda finding: len(finding.path)) if own else group[0][1]
         also = dict.fromkeys(finding.path for checked, finding in group
                              if checked == finding.file and finding.path != kept.path)
         users = dict.fromkeys(checked if finding.path == kept.path else f"{checked} ({finding.path})"
