@@ -15,10 +15,14 @@ in a closed object), by an alternative such data already failed in the old `oneO
 did not change or only narrowed (a property added beside an unchanged `oneOf`), and, under the
 lenient policy, by a property the new alternative requires that the old one does not declare.
 
+Mirrored (FORWARD): new data may match two alternatives of the old `oneOf`, which the old
+schema rejects: a `oneOf` became an `anyOf` ("inclusive"), or an alternative was added or
+widened that overlaps two old ones. Under `not` the directions swap, as everywhere.
+
 Fix: use `anyOf`, or make the alternatives disjoint (a distinct `type`, or a discriminator
 property with a different `const` in each).
 """
-from ..model import BACKWARD_ONLY, Format, Severity
+from ..model import BACKWARD_ONLY, FORWARD_ONLY, Format, Severity, Side
 from ..registry import RuleSpec
 from .pairs import OverlapPair
 
@@ -34,6 +38,17 @@ BECAME_EXCLUSIVE = ('Alternative "{path}" became exclusive ("anyOf" to "oneOf") 
                     'old data matching both no longer validates.')
 
 
+BECAME_INCLUSIVE = ('Alternative "{path}" became inclusive ("oneOf" to "anyOf") and overlaps another; '
+                    'a value matching both is valid under the new schema only (under "not": the old only).')
+OLD_OVERLAP = ('Alternative "{path}" of the old "oneOf" overlaps another for data the new schema accepts; '
+               'such a value matches both, so the old schema rejects it (under "not": the new one).')
+
+
 def check(pair: OverlapPair, ctx):
+    if pair.forward:
+        template = BECAME_INCLUSIVE if pair.became_exclusive else OLD_OVERLAP
+        yield SPEC.finding(path=pair.path, line=pair.added.line, side=Side.OLD, breaks=FORWARD_ONLY,
+                           message=template.format(path=pair.path))
+        return
     template = BECAME_EXCLUSIVE if pair.became_exclusive else WIDENED if pair.widened else MESSAGE
     yield SPEC.finding(path=pair.path, line=pair.added.line, message=template.format(path=pair.path))

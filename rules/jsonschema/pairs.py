@@ -66,13 +66,15 @@ class BranchPair:
 
 @dataclass(frozen=True)
 class OverlapPair:
-    """A new oneOf alternative (`added`) that old data matching `old` may also match."""
+    """A new oneOf alternative (`added`) that old data matching `old` may also match; with
+    `forward`, an old one that new data matching the new alternative `old` may also match."""
 
     old: Flat
     added: Flat
     path: str
     became_exclusive: bool = False  # the alternative was an anyOf one in OLD
     widened: bool = False  # OLD had an alternative at this place that accepted less
+    forward: bool = False  # mirrored: `added` is the OLD oneOf's, `old` a NEW alternative
 
 
 class Seen(set):
@@ -301,6 +303,9 @@ def alternatives(ctx, olds: list[Flat], news: list[Flat], path: str, seen: set, 
                 old, new = _order(direction, source, None)
                 yield BranchPair(old, new, path + source.label, source.line)
     yield from _overlaps(ctx, olds, news, path)
+    # Mirrored: new data matching two of the old oneOf's alternatives fails the old schema
+    # (a oneOf became an anyOf, an alternative split in two overlapping ones).
+    yield from (dataclasses.replace(found, forward=True) for found in _overlaps(ctx, news, olds, path))
 
 
 def _fits(ctx, direction: Direction, source: Flat, targets: list[Flat]) -> bool:
