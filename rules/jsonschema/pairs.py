@@ -190,10 +190,16 @@ def _objects(ctx, pair: SchemaPair, seen: set, depth: int) -> Iterator:
         for name in new_map.keys() & old_map.keys():
             yield from walk(ctx, old_map[name], new_map[name], paths.keyword(path, keyword, name),
                             (old.key_line(keyword), new.key_line(keyword)), seen, depth)
-    if (old.property_names or new.property_names) and not _names_kept(ctx, old, new):
+    if old.property_names or new.property_names:
         # An absent propertyNames accepts any name: one added is compared with that.
-        yield from walk(ctx, old.property_names, new.property_names, paths.keyword(path, "propertyNames"),
-                        (old.key_line("propertyNames"), new.key_line("propertyNames")), seen, depth)
+        names = (old.property_names, new.property_names, paths.keyword(path, "propertyNames"),
+                 (old.key_line("propertyNames"), new.key_line("propertyNames")), seen, depth)
+        if _names_kept(ctx, old, new):
+            # Lenient: every name old data holds still passes, so only new data's names can
+            # break (FORWARD), and those are old data's again under a `not`.
+            yield from _one_way(ctx, Direction.FORWARD, ctx.run(*names))
+        else:
+            yield from walk(ctx, *names)
 
 
 def _property(ctx, old: Flat, new: Flat, name: str, path: str, lines: tuple, seen: set, depth: int):
