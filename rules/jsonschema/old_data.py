@@ -116,6 +116,15 @@ def declares(flat: Flat, name: str) -> bool:
     return declared and not content.is_closed(schemas)
 
 
+def never_matches(ctx, old: Flat, flat: Flat) -> bool:
+    """Whether no old data that matched `old` matches `flat` (lenient policy): `flat` requires
+    a name `old` never holds (not declared, not even where a condition applies), and old data
+    is an object or `flat` accepts objects alone."""
+    objects = old.types <= OBJECT or flat.types <= OBJECT
+    return objects and any(not declares(old, name) and name not in conditional_names(ctx, old)
+                           for name in flat.required)
+
+
 def conditional_names(ctx, flat: Flat) -> dict[str, list[tuple]]:
     """Name -> its schemas in each branch declaring it, for each name declared or required by a
     subschema that applies to the object only when a condition holds (`then`, `else`,

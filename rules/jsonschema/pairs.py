@@ -156,10 +156,25 @@ def flat_pairs(ctx, old: Flat, new: Flat, path: str, seen: set, depth: int,
     if old.has("array") and new.has("array"):
         yield from _arrays(ctx, pair, seen, depth + 1)
     if old.nots and new.nots:
-        # `not` reverses inclusion: a narrower negated schema is a wider schema.
-        nested = ctx.run(old.nots, new.nots, paths.keyword(path, "not"),
-                         (old.key_line("not"), new.key_line("not")), seen, depth + 1)
-        yield from ctx.flipped(nested)
+        yield from _negated(ctx, old, new, path, seen, depth + 1)
+
+
+def _negated(ctx, old: Flat, new: Flat, path: str, seen: set, depth: int) -> Iterator:
+    """Both sides' `not`: a narrower negated schema is a wider schema, so each finding breaks
+    the other way. A new negated alternative that no old data matches (lenient: it requires a
+    name `old` does not declare) refuses nothing old data held: it is left out of what breaks it."""
+    where, lines = paths.keyword(path, "not"), (old.key_line("not"), new.key_line("not"))
+    news = ctx.new_flats.alternatives(new.nots, lines[1])
+    held = [n for n in news if not ctx.lenient_assumes(old_data.never_matches(ctx, old, n))]
+    found = ctx.flipped(ctx.run(old.nots, new.nots, where, lines, seen, depth))
+    if len(held) == len(news):
+        yield from found
+        return
+    yield from _one_way(ctx, Direction.FORWARD, found)
+    if held:  # what old data may match, each against the old negated alternatives
+        olds = ctx.old_flats.alternatives(old.nots, lines[0])
+        nested = ctx.run_alternatives(olds, held, where, seen, depth)
+        yield from _one_way(ctx, Direction.BACKWARD, ctx.flipped(nested))
 
 
 def _objects(ctx, pair: SchemaPair, seen: set, depth: int) -> Iterator:
