@@ -69,6 +69,10 @@ class Context:
     def run_alternatives(self, olds: list, news: list, path: str, seen: set, depth: int):
         return self._check(pairs.alternatives(self, olds, news, path, seen, depth))
 
+    def check(self, items) -> Iterator[Finding]:
+        """The findings of walked pairs (and of findings already made, as they are)."""
+        return self._check(items)
+
     def _check(self, items) -> Iterator[Finding]:
         for item in items:
             if isinstance(item, Finding):

@@ -7,12 +7,15 @@ its alternative declares (producers never write undeclared properties).
 from __future__ import annotations
 
 import dataclasses
+import json
 
+from .. import jsontext
 from ..model import Direction, SchemaError
 from . import content, instances, regex_automaton, untouched, values
 from .flat import Flat
 from .keywords import ANNOTATIONS
 
+HOLDING = "(a property held)"  # the file name of the schema `held_elsewhere` makes
 # Keywords that say nothing about a value that is not an object.
 OBJECT_ONLY = frozenset({"required", "properties", "additionalProperties", "patternProperties",
                          "dependencies", "dependentRequired", "dependentSchemas", "minProperties",
@@ -196,6 +199,21 @@ def rejected_elsewhere(ctx, old: Flat, siblings: tuple, name: str) -> bool:
                                   sources=old.sources + (("without", name),))
     within = ctx.within_old()
     return any(_exclusive(old, other) and Direction.BACKWARD not in within.trial(lacking, other)
+               for other in siblings if other is not old)
+
+
+def held_elsewhere(ctx, old: Flat, siblings: tuple, names: tuple) -> bool:
+    """Whether every old document that matched `old` and holds the property reached by `names`
+    (from `old` down) also matched a sibling of the same oneOf: no valid one held it there."""
+    inner = None
+    for name in reversed(names[1:]):
+        inner = {"required": [name], "properties": {name: inner}} if inner else {"required": [name]}
+    first, below = names[0], (jsontext.loads(json.dumps(inner), HOLDING),) if inner else ()
+    holding = dataclasses.replace(old, required={**old.required, first: old.line},
+                                  props={**old.props, first: old.props.get(first, ()) + below},
+                                  sources=old.sources + (("holding", names),))
+    within = ctx.within_old()
+    return any(_exclusive(old, other) and Direction.BACKWARD not in within.trial(holding, other)
                for other in siblings if other is not old)
 
 
