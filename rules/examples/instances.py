@@ -180,6 +180,7 @@ class Instance:
             first = (EXTRA, wanted if wanted and wanted not in props else UNDECLARED, extra)
             sets.append(base + [first])
             sets.append(base + [first, (EXTRA, UNDECLARED + "2", extra)])  # for maxProperties
+            sets += [base + [(EXTRA, name, extra)] for name in self._entry_names(schema) if name not in props]
         patterns = schema.get("patternProperties") if isinstance(schema.get("patternProperties"), dict) else {}
         for pattern, subschema in patterns.items():
             sets += [base + [(EXTRA, name, subschema)] for name in _names_for(pattern, self.pool) if name not in props]
@@ -191,6 +192,13 @@ class Instance:
                 following == EXTRA and any(isinstance(name, tuple) for name in names))
             out.append(build)
         return out
+
+    def _entry_names(self, schema: dict) -> list[str]:
+        """Names for a map's entry that its `propertyNames` pattern accepts and another pattern
+        of either version rejects: a pattern changed in place shows its break with one."""
+        names = self.view(schema.get("propertyNames", True))
+        pattern = names.get("pattern") if isinstance(names, dict) else None
+        return _witnesses(pattern, self.pool.patterns) if isinstance(pattern, str) else []
 
     def _arrays(self, schema: dict, where: tuple) -> list:
         low = schema.get("minItems", 0) if isinstance(schema.get("minItems"), int) else 0

@@ -66,6 +66,13 @@ class Context:
     def run_flat(self, old, new, path: str, seen: set, depth: int, siblings: tuple = ()):
         return self._check(pairs.flat_pairs(self, old, new, path, seen, depth, siblings=siblings))
 
+    def run_alternatives(self, olds: list, news: list, path: str, seen: set, depth: int):
+        return self._check(pairs.alternatives(self, olds, news, path, seen, depth))
+
+    def check(self, items) -> Iterator[Finding]:
+        """The findings of walked pairs (and of findings already made, as they are)."""
+        return self._check(items)
+
     def _check(self, items) -> Iterator[Finding]:
         for item in items:
             if isinstance(item, Finding):

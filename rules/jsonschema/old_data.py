@@ -7,12 +7,15 @@ its alternative declares (producers never write undeclared properties).
 from __future__ import annotations
 
 import dataclasses
+import json
 
+from .. import jsontext
 from ..model import Direction, SchemaError
 from . import content, instances, regex_automaton, untouched, values
 from .flat import Flat
 from .keywords import ANNOTATIONS
 
+HOLDING = "(a property held)"  # the file name of the schema `held_elsewhere` makes
 # Keywords that say nothing about a value that is not an object.
 OBJECT_ONLY = frozenset({"required", "properties", "additionalProperties", "patternProperties",
                          "dependencies", "dependentRequired", "dependentSchemas", "minProperties",
@@ -116,6 +119,15 @@ def declares(flat: Flat, name: str) -> bool:
     return declared and not content.is_closed(schemas)
 
 
+def never_matches(ctx, old: Flat, flat: Flat) -> bool:
+    """Whether no old data that matched `old` matches `flat` (lenient policy): `flat` requires
+    a name `old` never holds (not declared, not even where a condition applies), and old data
+    is an object or `flat` accepts objects alone."""
+    objects = old.types <= OBJECT or flat.types <= OBJECT
+    return objects and any(not declares(old, name) and name not in conditional_names(ctx, old)
+                           for name in flat.required)
+
+
 def conditional_names(ctx, flat: Flat) -> dict[str, list[tuple]]:
     """Name -> its schemas in each branch declaring it, for each name declared or required by a
     subschema that applies to the object only when a condition holds (`then`, `else`,
@@ -187,6 +199,21 @@ def rejected_elsewhere(ctx, old: Flat, siblings: tuple, name: str) -> bool:
                                   sources=old.sources + (("without", name),))
     within = ctx.within_old()
     return any(_exclusive(old, other) and Direction.BACKWARD not in within.trial(lacking, other)
+               for other in siblings if other is not old)
+
+
+def held_elsewhere(ctx, old: Flat, siblings: tuple, names: tuple) -> bool:
+    """Whether every old document that matched `old` and holds the property reached by `names`
+    (from `old` down) also matched a sibling of the same oneOf: no valid one held it there."""
+    inner = None
+    for name in reversed(names[1:]):
+        inner = {"required": [name], "properties": {name: inner}} if inner else {"required": [name]}
+    first, below = names[0], (jsontext.loads(json.dumps(inner), HOLDING),) if inner else ()
+    holding = dataclasses.replace(old, required={**old.required, first: old.line},
+                                  props={**old.props, first: old.props.get(first, ()) + below},
+                                  sources=old.sources + (("holding", names),))
+    within = ctx.within_old()
+    return any(_exclusive(old, other) and Direction.BACKWARD not in within.trial(holding, other)
                for other in siblings if other is not old)
 
 

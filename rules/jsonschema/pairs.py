@@ -15,6 +15,7 @@ from .flatten import TooManyAlternatives
 from .refs import External
 
 MAX_CANDIDATES = 8  # alternatives compared in full to find the nearest counterpart of one
+MAX_HELD_DEPTH = 4  # property names below a oneOf alternative followed to ask who held them
 TOO_DEEP = "schema nests deeper than {limit} levels (counting $ref steps)"
 
 
@@ -26,6 +27,8 @@ class SchemaPair:
     new: Flat
     path: str
     siblings: tuple = ()  # the old alternatives `old` sits among, when it is one of several
+    # (the old alternative of a oneOf, its siblings, the property names from it down to here)
+    anchor: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -86,15 +89,16 @@ class Seen(set):
         self.log: list = []
 
 
-def walk(ctx, old: tuple, new: tuple, path: str, lines: tuple, seen: set, depth: int = 0) -> Iterator:
+def walk(ctx, old: tuple, new: tuple, path: str, lines: tuple, seen: set, depth: int = 0,
+         anchor: tuple = ()) -> Iterator:
     """Pairs (and, for alternatives and `not`, findings already made) for two schemas."""
     key = (tuple(map(id, old)), tuple(map(id, new)))
     if key in seen:
         ctx.cuts += 1
         return  # recursive schemas: each pair of subschemas is compared once
-    if not isinstance(seen, Seen):
+    if not isinstance(seen, Seen) or anchor:  # (what a walk below an alternative finds depends on it)
         seen.add(key)
-        yield from _walk(ctx, old, new, path, lines, seen, depth)
+        yield from _walk(ctx, old, new, path, lines, seen, depth, anchor)
         return
     # Trials only count findings: a definition used in many places (tsconfig's compilerOptions
     # under each of the root's alternatives) is walked once, and replayed as it was.
@@ -113,7 +117,8 @@ def walk(ctx, old: tuple, new: tuple, path: str, lines: tuple, seen: set, depth:
     yield from items
 
 
-def _walk(ctx, old: tuple, new: tuple, path: str, lines: tuple, seen: set, depth: int) -> Iterator:
+def _walk(ctx, old: tuple, new: tuple, path: str, lines: tuple, seen: set, depth: int,
+          anchor: tuple = ()) -> Iterator:
     if _same(ctx, old, new):
         return
     if depth > MAX_WALK_DEPTH:
@@ -121,7 +126,7 @@ def _walk(ctx, old: tuple, new: tuple, path: str, lines: tuple, seen: set, depth
     olds = ctx.old_flats.alternatives(old, lines[0])
     news = ctx.new_flats.alternatives(new, lines[1])
     if len(olds) == 1 and len(news) == 1:
-        yield from flat_pairs(ctx, olds[0], news[0], path, seen, depth, line=lines[1])
+        yield from flat_pairs(ctx, olds[0], news[0], path, seen, depth, line=lines[1], anchor=anchor)
     else:
         yield from alternatives(ctx, olds, news, path, seen, depth)
 
@@ -141,7 +146,7 @@ def _same(ctx, old: tuple, new: tuple) -> bool:
 
 
 def flat_pairs(ctx, old: Flat, new: Flat, path: str, seen: set, depth: int,
-               line: int | None = None, siblings: tuple = ()) -> Iterator:
+               line: int | None = None, siblings: tuple = (), anchor: tuple = ()) -> Iterator:
     line = new.line if line is None else line
     unresolved = old.externals - ctx.outside
     if unresolved or old.externals != new.externals:
@@ -149,7 +154,7 @@ def flat_pairs(ctx, old: Flat, new: Flat, path: str, seen: set, depth: int,
         return
     # The same outside reference on both sides (or none): the same unknown constraint holds in
     # both, so comparing the rest is enough (old = E and A, new = E and B: A within B suffices).
-    pair = SchemaPair(old, new, path, siblings)
+    pair = SchemaPair(old, new, path, siblings, (old, siblings, ()) if siblings else anchor)
     yield pair
     if old.empty or new.empty:
         return  # one side accepts nothing: the type rules say so, the keywords no longer matter
@@ -158,10 +163,25 @@ def flat_pairs(ctx, old: Flat, new: Flat, path: str, seen: set, depth: int,
     if old.has("array") and new.has("array"):
         yield from _arrays(ctx, pair, seen, depth + 1)
     if old.nots and new.nots:
-        # `not` reverses inclusion: a narrower negated schema is a wider schema.
-        nested = ctx.run(old.nots, new.nots, paths.keyword(path, "not"),
-                         (old.key_line("not"), new.key_line("not")), seen, depth + 1)
-        yield from ctx.flipped(nested)
+        yield from _negated(ctx, old, new, path, seen, depth + 1)
+
+
+def _negated(ctx, old: Flat, new: Flat, path: str, seen: set, depth: int) -> Iterator:
+    """Both sides' `not`: a narrower negated schema is a wider schema, so each finding breaks
+    the other way. A new negated alternative that no old data matches (lenient: it requires a
+    name `old` does not declare) refuses nothing old data held: it is left out of what breaks it."""
+    where, lines = paths.keyword(path, "not"), (old.key_line("not"), new.key_line("not"))
+    news = ctx.new_flats.alternatives(new.nots, lines[1])
+    held = [n for n in news if not ctx.lenient_assumes(old_data.never_matches(ctx, old, n))]
+    found = ctx.flipped(ctx.run(old.nots, new.nots, where, lines, seen, depth))
+    if len(held) == len(news):
+        yield from found
+        return
+    yield from _one_way(ctx, Direction.FORWARD, found)
+    if held:  # what old data may match, each against the old negated alternatives
+        olds = ctx.old_flats.alternatives(old.nots, lines[0])
+        nested = ctx.run_alternatives(olds, held, where, seen, depth)
+        yield from _one_way(ctx, Direction.BACKWARD, ctx.flipped(nested))
 
 
 def _objects(ctx, pair: SchemaPair, seen: set, depth: int) -> Iterator:
@@ -169,7 +189,9 @@ def _objects(ctx, pair: SchemaPair, seen: set, depth: int) -> Iterator:
     for name in new.props:
         if name in old.props:
             lines = (old.prop_lines.get(name, old.line), new.prop_lines.get(name, new.line))
-            yield from _property(ctx, old, new, name, paths.prop(path, name), lines, seen, depth)
+            anchor = _below(pair.anchor, name)
+            yield from _unless_held_elsewhere(ctx, anchor, _property(
+                ctx, old, new, name, paths.prop(path, name), lines, seen, depth, anchor))
     removed = [name for name in old.props if name not in new.props]
     added = [name for name in new.props if name not in old.props]
     renames = content.renames(old, new, removed, added)
@@ -202,7 +224,8 @@ def _objects(ctx, pair: SchemaPair, seen: set, depth: int) -> Iterator:
             yield from walk(ctx, *names)
 
 
-def _property(ctx, old: Flat, new: Flat, name: str, path: str, lines: tuple, seen: set, depth: int):
+def _property(ctx, old: Flat, new: Flat, name: str, path: str, lines: tuple, seen: set, depth: int,
+              anchor: tuple = ()):
     """A property both sides declare, with all that applies to it (content.applying). What
     applies besides its declarations (patterns, another object's additionalProperties) is left
     out where it is the same on both sides (A within B implies A and P within B and P, and an
@@ -214,7 +237,7 @@ def _property(ctx, old: Flat, new: Flat, name: str, path: str, lines: tuple, see
     old_all, new_all = (content.applying(flat, name, compared=both) for flat in (old, new))
     old_extra, new_extra = old_all[len(declared[0]):], new_all[len(declared[1]):]
     if len(old_extra) == len(new_extra) and all(map(lambda a, b: untouched.same(ctx, a, b), old_extra, new_extra)):
-        yield from walk(ctx, *declared, path, lines, seen, depth)
+        yield from walk(ctx, *declared, path, lines, seen, depth, anchor)
         return
     try:
         ctx.old_flats.alternatives(old_all, lines[0])
@@ -230,7 +253,27 @@ def _property(ctx, old: Flat, new: Flat, name: str, path: str, lines: tuple, see
             if not any(untouched.same(ctx, extra, kept) for kept in new_extra):
                 yield from _one_way(ctx, Direction.FORWARD, ctx.run((extra,), declared[1], path, lines, seen, depth))
         return
-    yield from walk(ctx, old_all, new_all, path, lines, seen, depth)
+    yield from walk(ctx, old_all, new_all, path, lines, seen, depth, anchor)
+
+
+def _below(anchor: tuple, name: str) -> tuple:
+    """The anchor of a property of the pair anchored at `anchor` (none too deep below it)."""
+    if not anchor or len(anchor[2]) >= MAX_HELD_DEPTH:
+        return ()
+    return (*anchor[:2], anchor[2] + (name,))
+
+
+def _unless_held_elsewhere(ctx, anchor: tuple, items) -> Iterator:
+    """A property's findings, but only those breaking forward where every old document that
+    held it also matched a sibling of its oneOf alternative: no valid old document held it.
+    Asked only when something breaks backward (each question is a comparison)."""
+    if not anchor:
+        yield from items
+        return
+    found = list(ctx.check(items))
+    if any(Direction.BACKWARD in ctx.breaks_of(f) for f in found) and old_data.held_elsewhere(ctx, *anchor):
+        found = list(_one_way(ctx, Direction.FORWARD, found))
+    yield from found
 
 
 def _one_way(ctx, direction: Direction, found) -> Iterator:

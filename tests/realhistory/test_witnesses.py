@@ -68,6 +68,20 @@ RESOURCE = {"type": "object", "required": ["type"], "properties": {"type": {"typ
                        "properties": {"type": {"const": "a.v0"}, "path": {"type": "string"}}},
                       {"required": ["type"], "additionalProperties": False,
                        "properties": {"type": {"const": "b.v0"}, "image": {"type": "string"}}}]}
+KINDS = [f"k{n}.v0" for n in range(12)]  # enough that the values at the place use up the budget
+
+
+def _resources(kinds: list, added: tuple = ()) -> dict:
+    """A map of resources told apart by "type": one alternative per kind, the added ones, and
+    an extension taking every other type."""
+    claimed = kinds + [each["properties"]["type"]["const"] for each in added]
+    return {"properties": {"r": {"additionalProperties": {
+        "type": "object", "required": ["type"], "properties": {"type": {"type": "string"}},
+        "oneOf": [*({"required": ["type", "p"], "additionalProperties": False,
+                     "properties": {"type": {"const": kind}, "p": {"type": "string"}}} for kind in kinds),
+                  *added, {"properties": {"type": {"not": {"enum": claimed}}}}]}}}}
+
+
 # (name, old, new, a finding's path): the generator alone finds a confirmed witness.
 REACHED = [
     ("enum narrowed", {"properties": {"k": {"enum": ["a", "b"]}}},
@@ -122,6 +136,10 @@ REACHED = [
                    {"properties": {"type": {"const": "b"}, "y": {}}, "required": ["y"]},
                    {"properties": {"type": {"not": {"enum": ["a", "b"]}}}}]}}}},
      "$.r.*/oneOf[2]"),
+    ("an extension's type a new alternative claims, the finding at another alternative",
+     _resources(KINDS), _resources(KINDS, ({"required": ["type", "image"], "additionalProperties": False,
+                                           "properties": {"type": {"const": "new.v1"}, "image": {}}},)),
+     "$.r.*/oneOf[1].p"),
     ("a map that needs an entry its pattern names",
      {"required": ["news"], "properties": {
          "news": {"type": "object", "minProperties": 1, "additionalProperties": False,

@@ -272,14 +272,21 @@ def _local(old, new, location: tuple) -> list:
     if isinstance(node, dict) and isinstance(node.get("items"), dict):
         item = minimal(old, node["items"])
         found.append([item, item])
-    if isinstance(node, dict) and isinstance(node.get("required"), list):
-        # An object holding a required name with a value either side mentions for it: a
-        # discriminator ("type": "project.v1") that only one side's alternatives take.
-        for name in [n for n in node["required"][:3] if isinstance(n, str)]:
-            named: list = []
-            for root in (old, new):
-                _named_values(root, _at(root, root, location), name, named, 0)
-            found[:0] = [{name: v} for v in _distinct(named)[:MAX_DISCRIMINATORS]]  # few: first
+    return _discriminators(old, new, location) + found  # few: first
+
+
+def _discriminators(old, new, location: tuple) -> list:
+    """Objects for the place holding a required name with a value either side mentions for
+    it: a discriminator ("type": "project.v1") that only one side's alternatives take."""
+    node = _at(old, old, location)
+    if not isinstance(node, dict) or not isinstance(node.get("required"), list):
+        return []
+    found: list = []
+    for name in [n for n in node["required"][:3] if isinstance(n, str)]:
+        named: list = []
+        for root in (old, new):
+            _named_values(root, _at(root, root, location), name, named, 0)
+        found[:0] = [{name: v} for v in _distinct(named)[:MAX_DISCRIMINATORS]]
     return found
 
 
@@ -488,6 +495,16 @@ def generated(old, new, path: str, mend=None):
         for place, schema in _gone(old, new, location):
             for value in [minimal(old, schema), *values[1:MAX_GONE_VALUES]]:
                 document = _put(start, place, value, extra)
+                if document is not None:
+                    yield document
+                    count += 1
+    # Each object holding the place, as a discriminator makes it: old data of another
+    # alternative there (an extension's "type" that a new alternative now claims) holds none
+    # of the place, and the values put at the place itself never make such an object.
+    for prefix in range(len(deeper) - 1, 0, -1):
+        for value in _discriminators(old, new, deeper[:prefix]):
+            for start, extra in starts[:FIRST_STARTS]:
+                document = _put(start, deeper[:prefix], value, extra)
                 if document is not None:
                     yield document
                     count += 1
