@@ -14,7 +14,7 @@ from . import (branch_added, branch_removed, condition_changed, constraint_chang
                required_default_not_applied, required_property_added, required_undeclared,
                type_changed, type_narrowed, type_widened)
 from .context import Context
-from .parse import Parsed, parse
+from .parse import Parsed, as_latest, parse
 
 RULES = (
     type_narrowed, type_widened, type_changed,
@@ -33,23 +33,41 @@ LENIENT_NOTE = ("Policy lenient decided part of this comparison: producers are a
                 "an open content model is compatible. The strict policy follows Confluent's "
                 "classification instead (CLI: --policy strict; App: jsonschema.policy: strict).")
 
+AS_LATEST = ' (Read as 2020-12, as Python\'s jsonschema reads a schema that names no "$schema".)'
+UNNAMED_NOTE = ('A schema that names no "$schema" is read as draft-07 (Confluent\'s and ajv\'s default) '
+                'and as 2020-12 (Python jsonschema\'s): a change that breaks under either is reported. '
+                'Declare "$schema" to be judged by one draft.')
+
 __all__ = ["RULES", "parse", "compare"]
 
 
 class Comparison:
     """One comparison's findings (iterate once) and, after that, its notes: the lenient policy
     is named only where its assumption decided a case, never on every run (a closed model,
-    or an open one whose undeclared names changed nothing, leaves it unsaid)."""
+    or an open one whose undeclared names changed nothing, leaves it unsaid). A second reading
+    (a file naming no draft, read as 2020-12 too) adds the findings only it makes, saying so."""
 
-    def __init__(self, context: Context):
-        self._context = context
+    def __init__(self, contexts: list[Context]):
+        self._contexts = contexts
+        self._latest_added = False
 
     def __iter__(self) -> Iterator[Finding]:
-        return map(_attributed, self._context.findings())
+        seen = set()
+        for index, context in enumerate(self._contexts):
+            for finding in map(_attributed, context.findings()):
+                key = (finding.rule, finding.path, finding.side)
+                if key in seen:
+                    continue
+                seen.add(key)
+                if index:
+                    self._latest_added = True
+                    finding = dataclasses.replace(finding, message=finding.message + AS_LATEST)
+                yield finding
 
     @property
     def notes(self) -> tuple[str, ...]:
-        return (LENIENT_NOTE,) if self._context.lenient_decided else ()
+        lenient = (LENIENT_NOTE,) if any(c.lenient_decided for c in self._contexts) else ()
+        return lenient + ((UNNAMED_NOTE,) if self._latest_added else ())
 
 
 def compare(old: Parsed, new: Parsed, options: Options) -> Comparison:
@@ -66,7 +84,12 @@ def compare(old: Parsed, new: Parsed, options: Options) -> Comparison:
         error.side = Side.OLD
         raise error
     unread = outside.opaque(old, new)
-    return Comparison(Context(old, new, options, RULES, outside=unread))
+    contexts = [Context(old, new, options, RULES, outside=unread)]
+    latest = (as_latest(old), as_latest(new))
+    if None not in latest and latest != (old, new):
+        # A file naming no draft is read as draft-07 and as 2020-12: validators differ on it.
+        contexts.append(Context(*latest, options, RULES, outside=outside.opaque(*latest)))
+    return Comparison(contexts)
 
 
 def _attributed(finding: Finding) -> Finding:

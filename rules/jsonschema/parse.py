@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 # At import, not when the first pattern is met: a worker near its memory limit cannot map an
 # extension module, and would stop on an ImportError instead of reporting its memory budget.
@@ -37,6 +37,8 @@ class Parsed:
     draft: Draft
     refs: Refs
     notes: tuple[str, ...] = ()  # how the file was read, where that is a guess
+    # (source, schema objects) of a file that names no `$schema`, to read it as 2020-12 too
+    unnamed: tuple | None = field(default=None, compare=False, repr=False)
 
 
 def parse(source: Source) -> Parsed:
@@ -49,14 +51,33 @@ def parse(source: Source) -> Parsed:
     if not isinstance(root, (dict, bool)):
         raise SchemaError(source.path, 1, NOT_OBJECT.format(kind=type(root).__name__))
     draft = _draft(root, source.path)
-    notes = _draft_notes(root, draft, source.path)
     schemas = keywords.walk(root)
-    _validate(schemas, draft, source.path)
     _check_patterns(schemas, source.path)
+    parsed = _read(source, root, schemas, draft)
+    if isinstance(root, dict) and "$schema" not in root:
+        object.__setattr__(parsed, "unnamed", (source, schemas))
+    return parsed
+
+
+def _read(source: Source, root, schemas: list, draft: Draft) -> Parsed:
+    _validate(schemas, draft, source.path)
     refs = Refs(root, draft, source.path, schemas, source.imports, source.withheld)
     refs.check_all()
-    return Parsed(path=source.path, lines=tuple(file_lines(source.text)), root=root,
-                  draft=draft, refs=refs, notes=notes + outside.notes(refs))
+    return Parsed(path=source.path, lines=tuple(file_lines(source.text)), root=root, draft=draft,
+                  refs=refs, notes=_draft_notes(root, draft, source.path) + outside.notes(refs))
+
+
+def as_latest(parsed: Parsed) -> Parsed | None:
+    """A file that names no draft, read as the latest one (2020-12, what Python's `jsonschema`
+    assumes, where Confluent and ajv assume draft-07); itself where it names one; None where
+    that reading refuses it (a draft-07 tuple `items`: no such validator can use the file)."""
+    if parsed.unnamed is None:
+        return parsed
+    source, schemas = parsed.unnamed
+    try:
+        return _read(source, parsed.root, schemas, drafts.LATEST)
+    except SchemaError:
+        return None
 
 
 def _draft(root: object, file: str) -> Draft:

@@ -7,7 +7,7 @@ import jsonschema
 import pytest
 
 import rules
-from rules.jsonschema import LENIENT_NOTE
+from rules.jsonschema import AS_LATEST, LENIENT_NOTE, UNNAMED_NOTE
 from rules.model import Format, Mode, Options, Policy, Severity, Source
 
 OPEN_OLD = json.dumps({"properties": {"foo": {"type": "string"}}}, indent=2)
@@ -65,13 +65,29 @@ def test_loosening_is_info_backward_and_error_forward_and_full():
                           Mode.FULL: [Severity.ERROR]}
 
 
-def test_no_schema_keyword_means_draft_07():
-    # In draft-07 `$ref` replaces its siblings; in 2020-12 both apply.
+def test_no_schema_keyword_is_read_as_draft_07_and_as_2020_12():
+    # In draft-07 `$ref` replaces its siblings; in 2020-12 (Python jsonschema's reading of a
+    # schema naming no draft) both apply: {"a": "long"} fails it. A break under either counts.
     body = {"$defs": {"s": {"type": "string"}}, "properties": {"a": {"$ref": "#/$defs/s", "maxLength": 3}}}
     old = json.dumps({"properties": {"a": {"type": "string"}}})
-    assert _check(old, json.dumps(body)).findings == ()
+    assert jsonschema.Draft7Validator(body).is_valid({"a": "long"})
+    assert not jsonschema.validators.validator_for(body)(body).is_valid({"a": "long"})
+    report = _check(old, json.dumps(body))
+    assert [(f.rule, f.message.endswith(AS_LATEST)) for f in report.findings] == [
+        ("JSONSCHEMA_CONSTRAINT_TIGHTENED", True)]
+    assert UNNAMED_NOTE in report.notes
+    declared = dict(body, **{"$schema": "http://json-schema.org/draft-07/schema#"})
+    assert _check(json.dumps({**json.loads(old), "$schema": declared["$schema"]}), json.dumps(declared)).findings == ()
     later = dict(body, **{"$schema": "https://json-schema.org/draft/2020-12/schema"})
     assert [f.rule for f in _check(old, json.dumps(later)).findings] == ["JSONSCHEMA_CONSTRAINT_TIGHTENED"]
+
+
+def test_no_schema_keyword_read_as_2020_12_only_where_that_draft_accepts_the_file():
+    # A draft-07 tuple `items` is no 2020-12 schema: only the draft-07 reading applies.
+    old = json.dumps({"items": [{"type": "string"}]})
+    new = json.dumps({"items": [{"type": "string"}], "dependentRequired": {"a": ["b"]}})
+    report = _check(old, new)
+    assert report.findings == () and UNNAMED_NOTE not in report.notes
 
 
 def test_unversioned_schema_uri_is_read_as_the_latest_draft_with_a_note():
