@@ -15,9 +15,10 @@ from itertools import islice
 
 from rules.examples.jsonschema import _location
 
-from .witnesses import (ALTERNATIVE, MAX_DEPTH, PLAIN, _at, _distinct, _flatten, _local, _put, _resolve,
-                        _valid, _validator, generated)
+from .witnesses import (ALTERNATIVE, MAX_DEPTH, PLAIN, _at, _distinct, _flatten, _local, _pattern_steps, _put,
+                        _resolve, _valid, _validator, generated)
 
+MAX_SIBLINGS = 12  # alternatives in a list, at most, for it to be searched (each validated alone)
 MAX_NEAR = 3  # documents of the finding's alternative carried to its siblings
 MAX_SCANNED = 120  # generated documents looked at to find those
 MAX_VALUES = 16  # values tried at each property of a sibling
@@ -25,16 +26,16 @@ MAX_VALUES = 16  # values tried at each property of a sibling
 
 def sibling_documents(old, new, path: str, confirmer):
     """Documents for a finding whose path passes an anyOf/oneOf alternative; none otherwise."""
-    for match in ALTERNATIVE.finditer(path):
+    steps = _pattern_steps(old, new, path)
+    for match in ALTERNATIVE.finditer(steps):
         keyword, index = match.group()[1:-1].split("[")
         if keyword == "allOf":
             continue
-        place = _location(ALTERNATIVE.sub("", path[:match.start()]))
+        place = _location(ALTERNATIVE.sub("", steps[:match.start()]))
         for branches in _lists(new, _at(new, new, place), keyword, 0):
-            if len(branches) > max(int(index), 1):
-                alone = [_validator(_cut(new, branches, j), files=confirmer.new_files)
-                         for j in range(len(branches))]
-                yield from _across(old, new, path, confirmer, place, branches, int(index), alone)
+            if max(int(index), 1) < len(branches) <= MAX_SIBLINGS:
+                yield from _across(old, new, path, confirmer, place, branches, int(index),
+                                   _Alone(new, branches, confirmer.new_files))
 
 
 def _lists(root, node, keyword: str, depth: int) -> list:
@@ -48,16 +49,24 @@ def _lists(root, node, keyword: str, depth: int) -> list:
     return found
 
 
-def _cut(new, branches: list, index: int):
-    """NEW with the list `branches` holding its alternative `index` alone."""
-    copies: dict = {}
-    twin = copy.deepcopy(new, copies)
-    cut = copies[id(branches)]
-    cut[:] = [cut[index]]
-    return twin
+class _Alone:
+    """Validators of NEW with the list `branches` holding one alternative alone, by its index
+    (each built when first asked: a copy of the whole schema)."""
+
+    def __init__(self, new, branches: list, files: dict):
+        self.new, self.branches, self.files, self.built = new, branches, files, {}
+
+    def __getitem__(self, index: int):
+        if index not in self.built:
+            copies: dict = {}
+            twin = copy.deepcopy(self.new, copies)
+            cut = copies[id(self.branches)]
+            cut[:] = [cut[index]]
+            self.built[index] = _validator(twin, files=self.files)
+        return self.built[index]
 
 
-def _across(old, new, path: str, confirmer, place: tuple, branches: list, index: int, alone: list):
+def _across(old, new, path: str, confirmer, place: tuple, branches: list, index: int, alone: _Alone):
     near = 0
     for document in islice(generated(old, new, path, confirmer.mend), MAX_SCANNED):
         if near >= MAX_NEAR:
