@@ -8,7 +8,7 @@ from typing import Iterator
 
 from ..limits import MAX_WALK_DEPTH
 from ..model import Direction, SchemaError
-from . import content, instances, old_data, paths, regex_automaton, untouched
+from . import content, instances, negations, old_data, paths, regex_automaton, untouched
 from .drafts import ALL_REFERENCES
 from .flat import Flat
 from .flatten import TooManyAlternatives
@@ -372,10 +372,40 @@ def _fits(ctx, direction: Direction, source: Flat, targets: list[Flat]) -> bool:
 
 def _parts(ctx, direction: Direction, source: Flat, targets: list[Flat]) -> list[Flat]:
     """The alternative itself, or split by type when no single target takes all its types
-    (`"type": ["null", "string"]` fits `oneOf: [{"type": "null"}, {"type": "string"}]`)."""
-    if len(source.types) < 2 or _fits(ctx, direction, source, targets):
+    (`"type": ["null", "string"]` fits `oneOf: [{"type": "null"}, {"type": "string"}]`), or
+    in two halves by a negated property (`_halves`)."""
+    if _fits(ctx, direction, source, targets):
         return [source]
+    if len(source.types) < 2:
+        return _halves(ctx, direction, source, targets)
     return [dataclasses.replace(source, types=frozenset({kind})).finish() for kind in sorted(source.types)]
+
+
+def _halves(ctx, direction: Direction, source: Flat, targets: list[Flat]) -> list[Flat]:
+    """The alternative in two halves split by a property a target negates, when they compare
+    better one by one (`"type": {"not": {"enum": ["project"]}}` in one target, `"enum":
+    ["project"]` in another: old data of either kind has its own counterpart), or itself."""
+    best = _closest(ctx, direction, source, targets)
+    whole = _issues(ctx, direction, source, best) if best is not None else None
+    for halves in negations.splits(source, targets):
+        found, fitting = set(), True
+        for half in (h for h in halves if not _fits(ctx, direction, h, targets)):
+            near = _closest(ctx, direction, half, targets)
+            if near is None:
+                break
+            fitting, found = False, found | _issues(ctx, direction, half, near)
+        else:
+            # Each half's own changes only: the whole compared with one target reports the
+            # other half's place in another target as a change too.
+            if fitting or whole is not None and found < whole:
+                return list(halves)
+    return [source]
+
+
+def _issues(ctx, direction: Direction, source: Flat, target: Flat) -> set:
+    """(rule, path) of what breaks `direction` between an alternative and a target."""
+    found = ctx.trial_findings(*_order(direction, source, target))
+    return {(f.rule, f.path) for f in found if direction in ctx.breaks_of(f)}
 
 
 def _order(direction: Direction, source, target) -> tuple:

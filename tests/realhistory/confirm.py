@@ -27,6 +27,7 @@ from rules.model import Mode, Options, Policy, SchemaError, Severity
 from rules.sources import read
 
 from .conditionals import conditional_documents
+from .siblings import sibling_documents
 from .witnesses import Confirmer, generated
 
 DEFAULT_REPORT = Path("bench/results/jsonschema-instances.md")
@@ -60,7 +61,8 @@ def judge(pair: dict, trees: Path) -> dict:
                  for origin, candidates in (("engine", ours),
                                             ("generator", chain(
                                                 conditional_documents(old, new, finding.path, confirmer.mend),
-                                                generated(old, new, finding.path, confirmer.mend))))}
+                                                generated(old, new, finding.path, confirmer.mend),
+                                                sibling_documents(old, new, finding.path, confirmer))))}
         witness = found["engine"] if found["engine"] is not None else found["generator"]
         findings.append({"rule": finding.rule, "path": finding.path,
                          "engine": found["engine"] is not None,
@@ -142,7 +144,8 @@ def render(rows: list[dict], *, argv: list[str], seconds: float) -> str:
            f"`python -m tests.realhistory.confirm {' '.join(argv)}` ({seconds:.0f} s). Backward mode, "
            "default (lenient) policy. A finding is confirmed by a document the `jsonschema` library "
            "finds valid under OLD (and under OLD closed to the names it declares) and invalid under "
-           "NEW; method in tests/realhistory/witnesses.py (and conditionals.py for a finding at an `if`).", "",
+           "NEW; method in tests/realhistory/witnesses.py (conditionals.py for a finding at an `if`, "
+           "siblings.py for one whose sibling alternatives changed too).", "",
            "| repository | pairs | judged | with an error verdict | error findings | confirmed "
            "| unconfirmed | pairs with an unconfirmed finding |", "|---|---|---|---|---|---|---|---|"]
     for repo in repos:

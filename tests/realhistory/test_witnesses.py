@@ -7,6 +7,7 @@ import pytest
 
 from tests.realhistory import confirm
 from tests.realhistory.conditionals import conditional_documents
+from tests.realhistory.siblings import sibling_documents
 from tests.realhistory.witnesses import Confirmer, generated
 
 BRANCHES = {"properties": {"t": {}}, "oneOf": [
@@ -223,6 +224,41 @@ def test_a_conditional_break_is_reached_inside_its_branch(old, new, path):
     assert not any(confirmer.confirms(document) for document in generated(old, new, path, confirmer.mend))
     assert any(confirmer.confirms(document)
                for document in conditional_documents(old, new, path, confirmer.mend))
+
+
+def _listed_twice(unique: bool) -> dict:
+    """tsconfig.json's shape: each anyOf alternative (inside an allOf member) declares one list."""
+    def listing(items: dict) -> dict:
+        return {"type": "array", "items": items, **({"uniqueItems": True} if unique else {})}
+    return {"$schema": "http://json-schema.org/draft-04/schema#", "allOf": [
+        {"properties": {"compileOnSave": {"type": "boolean"}}},
+        {"anyOf": [{"properties": {"files": listing({"type": "string"})}},
+                   {"properties": {"references": listing({"type": "object", "properties": {
+                       "path": {"type": "string"}}})}}]}]}
+
+
+# (name, old, new, the finding's path): a break only a document every alternative refuses shows.
+SIBLINGS = [
+    ("uniqueItems added in one alternative and in its sibling too", _listed_twice(False),
+     _listed_twice(True), "$/anyOf[0].files/uniqueItems"),
+    ("... seen from the sibling, whose items are objects", _listed_twice(False),
+     _listed_twice(True), "$/anyOf[1].references/uniqueItems"),
+]
+
+
+@pytest.mark.parametrize("old,new,path", [c[1:] for c in SIBLINGS], ids=[c[0] for c in SIBLINGS])
+def test_a_break_every_alternative_shares_is_reached_in_all_of_them(old, new, path):
+    confirmer = Confirmer(old, new, lenient=True)
+    assert not any(confirmer.confirms(document) for document in generated(old, new, path, confirmer.mend))
+    assert any(confirmer.confirms(document) for document in sibling_documents(old, new, path, confirmer))
+
+
+def test_no_sibling_document_where_a_sibling_is_unchanged():
+    old, new = _listed_twice(False), _listed_twice(True)
+    new["allOf"][1]["anyOf"][1] = old["allOf"][1]["anyOf"][1]  # the sibling takes any old list
+    confirmer = Confirmer(old, new, lenient=True)
+    assert not any(confirmer.confirms(document)
+                   for document in sibling_documents(old, new, "$/anyOf[0].files/uniqueItems", confirmer))
 
 
 def _pair(tmp_path, old, new):

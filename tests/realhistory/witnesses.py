@@ -37,6 +37,7 @@ MAX_MENDED_CANDIDATES = 80  # documents with a value at the finding's place, men
 FIRST_STARTS = 3  # starts every value is tried in before the others
 MAX_DISCRIMINATORS = 30  # values tried for a required name of the place
 MAX_DEPTH = 12  # nesting followed by the minimal-document builder
+MAX_IN_PLACE = 64  # schemas gathered for one value through its alternatives
 PLAIN = ("x", "", 0, 1, -1, 1.5, True, False, None, [], {}, ["x"], ["x", "x"], [1], {"x": "x"},
          {"": "x"}, "x" * 300)
 # Names tried for a map's entry: a `propertyNames` pattern often wants dots or digits.
@@ -210,6 +211,7 @@ class Confirmer:
         """`old_files`/`new_files`: the files beside each side (name -> schema) its `$ref`s
         may name."""
         self.old, self.new = _validator(old, files=old_files), _validator(new, files=new_files)
+        self.new_files = new_files or {}
         self.closed = _validator(closed(old), jsonschema.Draft201909Validator,
                                  files=old_files) if lenient else None
         self._old_root = old
@@ -222,10 +224,12 @@ class Confirmer:
             document = mended(validator, document, build) if document is not None else None
         return document
 
+    def old_accepts(self, instance) -> bool:
+        """Whether OLD (and OLD closed, under lenient) accepts the document."""
+        return _valid(self.old, instance) is True and (self.closed is None or _valid(self.closed, instance) is True)
+
     def confirms(self, instance) -> bool:
-        if _valid(self.old, instance) is not True or _valid(self.new, instance) is not False:
-            return False
-        return self.closed is None or _valid(self.closed, instance) is True
+        return self.old_accepts(instance) and _valid(self.new, instance) is False
 
 
 def _mentioned(schema, out: list) -> None:
@@ -397,11 +401,7 @@ def _at(root, node, location: tuple):
         node = _resolve(root, node)
         if not isinstance(node, dict):
             return None
-        places = [node] + [_resolve(root, b) for k in IN_PLACE for b in node.get(k, [])
-                           if isinstance(node.get(k), list)]
-        places += [_resolve(root, p[k]) for p in places if isinstance(p, dict)  # the same object
-                   for k in ("then", "else") if k in p]
-        places = [p for p in places if isinstance(p, dict)]
+        places = _in_place(root, node)
         if step == ITEMS or step[0] == "index":
             found = [p["items"] for p in places if isinstance(p.get("items"), dict)]
         elif step == EXTRA:
@@ -415,6 +415,21 @@ def _at(root, node, location: tuple):
             return None
         node = found[0]
     return _resolve(root, node)
+
+
+def _in_place(root, node) -> list:
+    """The schemas that describe the same value as `node`: itself, its alternatives and
+    `then`/`else`, and theirs in turn (an `anyOf` inside an `allOf` member), nearest first."""
+    places, seen = [node], {id(node)}
+    for place in places:  # grows as it goes: breadth first
+        if len(places) > MAX_IN_PLACE:
+            break
+        branches = [b for k in IN_PLACE if isinstance(place.get(k), list) for b in place[k]]
+        for branch in (_resolve(root, b) for b in branches + [place[k] for k in IN_PLACE_ONE[1:] if k in place]):
+            if isinstance(branch, dict) and id(branch) not in seen:
+                seen.add(id(branch))
+                places.append(branch)
+    return places
 
 
 def _branch_documents(root, base, location: tuple, extra: str):
