@@ -35,11 +35,19 @@ PRIMITIVE_CHECKS = {
 }
 
 
+def first_branch_only(schema: Type, value) -> bool:
+    """Whether a valid union default is a value of a later branch only: Avro 1.12 takes it,
+    Java before 1.12 and Apache's Python library refuse the schema (the spec said "the first")."""
+    return isinstance(schema, Union) and bool(schema.branches) and valid(schema, value) \
+        and not valid(schema.branches[0], value)
+
+
 def valid(schema: Type, value) -> bool:
     """True when `value` (parsed JSON) encodes a value of `schema`.
 
-    Union defaults may match any branch, not only the first: fastavro and Confluent's registry
-    accept them (Confluent's tests require `["null", "string"]` with default "null" to parse).
+    Union defaults may match any branch, not only the first: fastavro, Avro 1.12 and Confluent's
+    registry accept them (Confluent's tests require `["null", "string"]` with default "null" to
+    parse); one that matches a later branch only is reported anyway (first_branch_only).
     Recursion follows the value, whose depth the JSON depth limit bounds.
     """
     if isinstance(schema, Union):

@@ -31,7 +31,9 @@ def _parse(source: Source) -> Parsed:
     builder.finish()
     # Java Avro refuses an invalid default, Confluent and Apache's Python checker accept it:
     # a rule reports it (AVRO_FIELD_DEFAULT_INVALID) and the comparison goes on.
-    bad = {id(f.node) for f in builder.defaulted if not defaults.valid(f.type, f.default)}
+    # So do Java before 1.12 and Apache's Python library a union default of a later branch only.
+    bad = {id(f.node) for f in builder.defaulted
+           if not defaults.valid(f.type, f.default) or defaults.first_branch_only(f.type, f.default)}
     return Parsed(path=source.path, root=root, named=builder.named, text=source.text,
                   bad_defaults=_owners(builder.named, bad) if bad else ())
 
