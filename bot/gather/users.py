@@ -98,7 +98,7 @@ def _links(fmt: Format, path: str, text: str) -> tuple[set[str], set[str]] | Non
     named types it defines, those it uses; JSON Schema: the keys of _keys, and those a `$ref`
     may name (_names), so each reference costs a lookup."""
     try:
-        document = json.loads(text)
+        document = json.loads(text.removeprefix("\ufeff"))  # a BOM, as the engine reads it (utf-8-sig)
     except (ValueError, RecursionError):
         return None
     if fmt is Format.AVRO:

@@ -431,7 +431,29 @@ def reference_uris(root: object, file: str) -> frozenset[str]:
         for written in _written(schema):
             if ref := urldefrag(written)[0]:
                 found |= {urljoin(base, ref), urljoin(uri_of(file), ref)}
+    # A reference outside any schema keyword (`"shared": {"w": {"$ref": ...}}`) is followed
+    # too when a JSON pointer reaches it: joined onto the document's own base.
+    bases = {uri_of(file), id_of(root, file) or uri_of(file)}
+    for written in _anywhere(root):
+        if ref := urldefrag(written)[0]:
+            found |= {urljoin(base, ref) for base in bases}
     return frozenset(found)
+
+
+_VALUES = frozenset({"const", "enum", "default", "examples"})  # data, not schemas: no reference
+
+
+def _anywhere(root: object) -> list[str]:
+    """Every reference written in an object of the document outside data keywords."""
+    found, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            found += [node[key] for key in Refs.keywords_in(node)]
+            stack.extend(value for key, value in node.items() if key not in _VALUES)
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
 
 
 def declared_ids(root: dict) -> dict[str, dict]:

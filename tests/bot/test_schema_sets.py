@@ -6,6 +6,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 from bot.config.config import Config
 from bot.local.git_review import review_repo
 from bot.render import check_run
@@ -230,3 +232,25 @@ def test_a_listing_known_already_is_not_asked_for_again():
                          listing=Listing(repo, known={"head": list(new)}))
     assert repo.trees == 0 and found[0].users_unchecked is None
     assert [c.path for c in found[1:]] == ["schemas/orders/order.schema.json"]
+
+
+DRAFT7 = "http://json-schema.org/draft-07/schema#"
+COMMON = {"$schema": DRAFT7, "definitions": {"x": {"type": "string"}}}
+
+
+@pytest.mark.parametrize("user", [
+    # a byte order mark before the JSON (the engine reads it as utf-8-sig)
+    "\ufeff" + json.dumps({"$schema": DRAFT7, "type": "object",
+                           "properties": {"a": {"$ref": "common.json#/definitions/x"}}}),
+    # the reference sits outside any schema keyword, reached by a JSON pointer
+    json.dumps({"$schema": DRAFT7, "type": "object", "properties": {"a": {"$ref": "#/shared/w"}},
+                "shared": {"w": {"$ref": "common.json#/definitions/x"}}}),
+], ids=["byte-order-mark", "reference-outside-schema-keywords"])
+def test_an_unchanged_user_is_found_however_it_is_written(tmp_path, user):
+    # {"a": "hi"} is valid at base and not at head: the change breaks the unchanged user.
+    head = {**COMMON, "definitions": {"x": {"type": "integer"}}}
+    repo = make_repo(tmp_path / "repo", {"schemas/common.json": json.dumps(COMMON), "schemas/user.json": user},
+                     {"schemas/common.json": json.dumps(head)})
+    result = review_repo(repo, "main", "feature", now=NOW)
+    assert result.conclusion.value == "failure"
+    assert any(f.rule == "JSONSCHEMA_TYPE_CHANGED" for f in result.findings["schemas/common.json"])
