@@ -55,7 +55,10 @@ BUF_RULES: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
     "ENUM_VALUE_NO_DELETE_UNLESS_NUMBER_RESERVED": (frozenset({WIRE, WIRE_JSON}), _VALUE_DELETED),
     "ENUM_VALUE_NO_DELETE_UNLESS_NAME_RESERVED": (WIRE_JSON_ONLY, _VALUE_DELETED[:1]),
     "FIELD_WIRE_COMPATIBLE_TYPE": (frozenset({WIRE}), _TYPE),
-    "FIELD_WIRE_JSON_COMPATIBLE_TYPE": (WIRE_JSON_ONLY, (*_TYPE, "PROTO_FIELD_JSON_TYPE_CHANGED")),
+    # buf's table takes int32 <-> uint32 (and the other same-width sign changes) as JSON-compatible;
+    # the runtime's JSON parser refuses the values only one holds (PROTO_FIELD_TYPE_CHANGED).
+    "FIELD_WIRE_JSON_COMPATIBLE_TYPE": (WIRE_JSON_ONLY, (*_TYPE, "PROTO_FIELD_JSON_TYPE_CHANGED",
+                                                         "PROTO_FIELD_TYPE_CHANGED")),
     "FIELD_SAME_TYPE": (CODE, (*_TYPE, "PROTO_FIELD_JSON_TYPE_CHANGED", "PROTO_FIELD_TYPE_CHANGED")),
     "FIELD_WIRE_COMPATIBLE_CARDINALITY": (frozenset({WIRE}), _CARDINALITY),
     "FIELD_WIRE_JSON_COMPATIBLE_CARDINALITY": (
