@@ -44,6 +44,7 @@ GROUP_OF_BUF = {
     "MESSAGE_NO_DELETE": "message deleted", "PACKAGE_MESSAGE_NO_DELETE": "message deleted",
     "ENUM_NO_DELETE": "enum deleted", "PACKAGE_ENUM_NO_DELETE": "enum deleted",
     "RPC_SAME_IDEMPOTENCY_LEVEL": "idempotency", "FIELD_SAME_UTF8_VALIDATION": "utf8",
+    "EXTENSION_NO_DELETE": "extension deleted", "PACKAGE_EXTENSION_NO_DELETE": "extension deleted",
     # PACKAGE and FILE: any deletion, any type or cardinality change.
     "FIELD_NO_DELETE": "field deleted", "ENUM_VALUE_NO_DELETE": "enum value deleted",
     "FIELD_SAME_TYPE": "type", "FIELD_SAME_CARDINALITY": "cardinality",
@@ -72,7 +73,7 @@ GROUP_OF_OURS = {
     "PROTO_RPC_IDEMPOTENCY_CHANGED": "idempotency", "PROTO_FIELD_TYPE_CHANGED": "type",
     "PROTO_RPC_DELETED": "rpc deleted", "PROTO_SERVICE_DELETED": "service deleted",
     "PROTO_FIELD_LANGUAGE_TYPE_CHANGED": "language type", "PROTO_FILE_OPTION_CHANGED": "file option",
-    "PROTO_FIELD_UTF8_VALIDATION_CHANGED": "utf8",
+    "PROTO_FIELD_UTF8_VALIDATION_CHANGED": "utf8", "PROTO_EXTENSION_DELETED": "extension deleted",
     # Advisory, with no buf counterpart: not compared.
     "PROTO_FIELD_DELETED_NOT_DEPRECATED": None,
 }
