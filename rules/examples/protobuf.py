@@ -33,9 +33,11 @@ JSON_ONLY = {"PROTO_FIELD_DELETED_NOT_RESERVED": FIELD_KEPT, "PROTO_FIELD_DELETE
 # the same field is another finding's (a type change made with the rename). JSON shows these.
 NAMES_ONLY = frozenset({"PROTO_FIELD_RENAMED", "PROTO_FIELD_JSON_NAME_CHANGED",
                         "PROTO_ENUM_VALUE_RENAMED"})
-# Wire-compatible changes of the JSON form: JSON first (a binary difference there may be a nested
-# type's own change); binary after, where the runtime still breaks (bytes to string: UTF-8).
-JSON_FIRST = frozenset({"PROTO_FIELD_JSON_TYPE_CHANGED", "PROTO_FIELD_JSON_CARDINALITY_CHANGED"})
+# Wire-compatible changes of the JSON form or range: JSON first (a binary difference there may be
+# a nested type's own change); binary after, where the runtime still breaks (bytes to string:
+# UTF-8; int32 to uint32: -1 reads as 4294967295).
+JSON_FIRST = frozenset({"PROTO_FIELD_JSON_TYPE_CHANGED", "PROTO_FIELD_JSON_CARDINALITY_CHANGED",
+                        "PROTO_FIELD_TYPE_CHANGED"})
 
 
 # Extensions are compared like fields (rules/protobuf/parse.py names their set "extend M"), but

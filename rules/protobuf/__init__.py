@@ -5,7 +5,7 @@ import dataclasses
 from typing import Iterable
 
 from ..model import ADVISORY, Finding, Options, Side
-from . import (enum_deleted, enum_value_deleted, enum_value_deleted_not_reserved,
+from . import (enum_deleted, extension_deleted, enum_value_deleted, enum_value_deleted_not_reserved,
                enum_value_number_changed, enum_value_renamed, field_cardinality_changed,
                field_default_changed, field_deleted, field_deleted_not_deprecated,
                field_deleted_not_reserved, field_json_cardinality_changed,
@@ -27,6 +27,7 @@ RULES = (
     file_option_changed,
     message_deleted,
     enum_deleted,
+    extension_deleted,
     field_deleted_not_reserved,
     field_deleted,
     field_deleted_not_deprecated,

@@ -55,7 +55,10 @@ BUF_RULES: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
     "ENUM_VALUE_NO_DELETE_UNLESS_NUMBER_RESERVED": (frozenset({WIRE, WIRE_JSON}), _VALUE_DELETED),
     "ENUM_VALUE_NO_DELETE_UNLESS_NAME_RESERVED": (WIRE_JSON_ONLY, _VALUE_DELETED[:1]),
     "FIELD_WIRE_COMPATIBLE_TYPE": (frozenset({WIRE}), _TYPE),
-    "FIELD_WIRE_JSON_COMPATIBLE_TYPE": (WIRE_JSON_ONLY, (*_TYPE, "PROTO_FIELD_JSON_TYPE_CHANGED")),
+    # buf's table takes int32 <-> uint32 (and the other same-width sign changes) as JSON-compatible;
+    # the runtime's JSON parser refuses the values only one holds (PROTO_FIELD_TYPE_CHANGED).
+    "FIELD_WIRE_JSON_COMPATIBLE_TYPE": (WIRE_JSON_ONLY, (*_TYPE, "PROTO_FIELD_JSON_TYPE_CHANGED",
+                                                         "PROTO_FIELD_TYPE_CHANGED")),
     "FIELD_SAME_TYPE": (CODE, (*_TYPE, "PROTO_FIELD_JSON_TYPE_CHANGED", "PROTO_FIELD_TYPE_CHANGED")),
     "FIELD_WIRE_COMPATIBLE_CARDINALITY": (frozenset({WIRE}), _CARDINALITY),
     "FIELD_WIRE_JSON_COMPATIBLE_CARDINALITY": (
@@ -82,22 +85,23 @@ BUF_RULES: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
     "RPC_SAME_SERVER_STREAMING": (ALL, _RPC),
     "RPC_SAME_IDEMPOTENCY_LEVEL": (ALL, ("PROTO_RPC_IDEMPOTENCY_CHANGED",)),
     "FIELD_SAME_UTF8_VALIDATION": (CODE, ("PROTO_FIELD_UTF8_VALIDATION_CHANGED",)),
+    "EXTENSION_NO_DELETE": (FILE_ONLY, ("PROTO_EXTENSION_DELETED",)),
+    "PACKAGE_EXTENSION_NO_DELETE": (PACKAGE_ONLY, ("PROTO_EXTENSION_DELETED",)),
 }
 # buf ids whose change breaks payloads though buf files them under generated code only: they
 # run in these wider categories (a `use: [WIRE_JSON]` keeps them), and only naming them in
 # `except` or `ignore_only` turns them off. The rule's docstring shows the runtime's break.
-WIDER: dict[str, frozenset[str]] = {"FIELD_SAME_UTF8_VALIDATION": ALL}
+WIDER: dict[str, frozenset[str]] = {"FIELD_SAME_UTF8_VALIDATION": ALL,
+                                    "EXTENSION_NO_DELETE": JSON, "PACKAGE_EXTENSION_NO_DELETE": JSON}
 # buf rules with no counterpart here, and why (docs/rules.md lists them).
-_EXTENSIONS = ("an extension is compared with the one of the same number extending the same "
-               "message, like a field (type, name, label: the FIELD_SAME_* ids), but one "
-               "deleted, or an `extensions` range, is not judged")
+_EXTENSION_RANGE = ("an `extensions` range is not compared: protoc refuses every file with an "
+                    "extension outside its message's ranges (a range in use cannot go), and the "
+                    "extensions a file deletes with it are PROTO_EXTENSION_DELETED's findings")
 _EDITIONS_FEATURE = ("an editions feature (or the proto2/proto3 rule it stands for) that only "
                      "generated code or runtime validation reads; features other than "
                      "field_presence, message_encoding and utf8_validation are not read")
 UNMAPPED: dict[str, str] = {
-    "EXTENSION_NO_DELETE": _EXTENSIONS,
-    "EXTENSION_MESSAGE_NO_DELETE": _EXTENSIONS,
-    "PACKAGE_EXTENSION_NO_DELETE": _EXTENSIONS,
+    "EXTENSION_MESSAGE_NO_DELETE": _EXTENSION_RANGE,
     "FILE_NO_DELETE": ("a file is compared with its own earlier version: a deleted file is said "
                        "in a note (directory mode) and judged through the files importing it, "
                        "whose imports then fail (SCHEMA_NOT_REVIEWED in the App)"),

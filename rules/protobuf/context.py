@@ -28,6 +28,11 @@ class Context:
         """Whether generated code is protected (FILE or PACKAGE)."""
         return checks_code(self.categories)
 
+    def extension_moved(self, extendee: str, field) -> bool:
+        """An extension gone from this file that NEW still declares, in a file it imports, on the
+        same message with the same number and full name: payloads read as before."""
+        return (extendee, field.number, field.json_name) in self.new.all_extensions
+
     def moved_within_package(self, full: str) -> bool:
         """A type or service gone from this file that the NEW side still defines (in a file it
         imports): PACKAGE allows moving them between files of a package, FILE does not. One

@@ -3,7 +3,9 @@
 On the wire a field *is* its number. Data written with the old schema carries the old number,
 which the new schema no longer knows, so the value is dropped; data written with the new schema
 is dropped by old readers. The change breaks both directions even if the old number is reserved
-(buf sees a deletion plus an addition; Confluent FIELD_REMOVED plus FIELD_ADDED).
+(buf sees a deletion plus an addition; Confluent FIELD_REMOVED plus FIELD_ADDED). An extension
+renumbered on the same message counts alike: its JSON, keyed by name, still parses, but its
+binary value is lost both ways (`buf breaking` reports nothing for it in any category).
 
 Example: `string email = 4;` becomes `string email = 9;`.
 

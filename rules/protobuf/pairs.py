@@ -14,6 +14,7 @@ class Kind(enum.Enum):
     MESSAGE = "message"
     FIELD = "field"  # paired by number; a different name on the same number is a rename
     FIELD_MOVED = "field moved"  # paired by name because the number changed
+    EXTENSION = "extension"  # an extension deleted (changes are FIELD, renumbering FIELD_MOVED)
     ENUM = "enum"
     ENUM_VALUE = "enum value"
     ENUM_VALUE_MOVED = "enum value moved"
@@ -76,8 +77,7 @@ def walk(old: Schema, new: Schema) -> Iterator[Pair]:
         elif not (outer in old.messages and outer not in new.messages):
             yield Pair(Kind.ENUM, enum_, None)
     for extendee, fields in old.extensions.items():
-        if extendee in new.extensions:
-            yield from _extensions(fields, new.extensions[extendee], pending)
+        yield from _extensions(fields, new.extensions.get(extendee), pending)
     yield from _referenced(pending, old.types, new.types)
     for name, service in old.services.items():
         yield Pair(Kind.SERVICE, service, new.services.get(name))
@@ -111,16 +111,23 @@ def _message(old: Message, new: Message, anchor: int, pending: list) -> Iterator
             yield Pair(Kind.FIELD, None, field, old, new, anchor)
 
 
-def _extensions(old: Message, new: Message, pending: list) -> Iterator[Pair]:
-    """A file's extensions of one message, paired by number as buf pairs them: a change is a
-    field's change (type, name, label). One added or removed is not judged here (buf: only
-    its FILE and PACKAGE categories say a word of it)."""
+def _extensions(old: Message, new: Message | None, pending: list) -> Iterator[Pair]:
+    """A file's extensions of one message (`new`: None when the file has none left), paired by
+    number as the wire pairs them: a change is a field's change (type, name, label); the same
+    name on a new number was renumbered; one gone is deleted. One added is not judged."""
     for number, field in old.fields.items():
-        twin = new.fields.get(number)
-        if twin is not None and not field.same_as(twin):
-            yield Pair(Kind.FIELD, field, twin, old, new)
-        if twin is not None and field.ref_full:
-            _follow(field, twin, twin.line, pending)
+        twin = new.fields.get(number) if new is not None else None
+        if twin is not None:
+            if not field.same_as(twin):
+                yield Pair(Kind.FIELD, field, twin, old, new)
+            if field.ref_full:
+                _follow(field, twin, twin.line, pending)
+            continue
+        moved = new.by_name.get(field.name) if new is not None else None
+        if moved is not None and moved.number not in old.fields:
+            yield Pair(Kind.FIELD_MOVED, field, moved, old, new)
+        else:
+            yield Pair(Kind.EXTENSION, field, None, old, new)
 
 
 def _enum(old: Enum, new: Enum, anchor: int) -> Iterator[Pair]:

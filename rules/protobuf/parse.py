@@ -81,21 +81,28 @@ def _build(source: Source, name: str, data: bytes, located: dict[str, str]) -> S
     if main is None:
         raise SchemaError(source.path, None, NOT_COMPILED.format(name=name))
     types: dict = {}
+    builders = []
     for each in files:
         if each is not main:
             index = SpanIndex(each.source_code_info.location, file=located[each.name]) \
                 if each.name in located else SpanIndex()
-            _Builder(each, index, types, main=False).file()
+            builders.append(_Builder(each, index, types, main=False))
+            builders[-1].file()
     index = SpanIndex(main.source_code_info.location)
     own = _Builder(main, index, types, main=True)
     own.file()
+    extensions = frozenset((extendee, field.number, field.json_name)
+                           for builder in (*builders, own)
+                           for extendee, owner in builder.extensions.items()
+                           for field in owner.fields.values())
     _link_maps(types)
     services = frozenset(f"{each.package}.{s.name}" if each.package else s.name
                          for each in files for s in each.service)
     return Schema(path=source.path, lines=file_lines(source.text), syntax=own.syntax,
                   package=main.package, index=index, messages=own.messages, enums=own.enums,
                   rpcs=own.rpcs, types=types, services=own.services, all_services=services,
-                  file_options=_file_options(main.options), extensions=own.extensions)
+                  file_options=_file_options(main.options), extensions=own.extensions,
+                  all_extensions=extensions)
 
 
 class _Builder:

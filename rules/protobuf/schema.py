@@ -196,6 +196,9 @@ class Schema:
     # The file's `extend` fields by extendee's full name, each set as a message of its own
     # (named "extend <Message>"), fields by number: compared like fields, never as a message.
     extensions: dict[str, Message] = field(default_factory=dict)
+    # (extendee, number, JSON key `[p.x]`) of every extension of the file and its imports: what
+    # identifies one on the wire and in JSON (PACKAGE allows moving one to an imported file).
+    all_extensions: frozenset[tuple[str, int, str]] = frozenset()
 
     @property
     def package_span(self) -> Span:

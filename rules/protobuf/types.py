@@ -9,9 +9,10 @@ from .schema import Cardinality, Field
 class Level(enum.IntEnum):
     """How far a change reaches, worst last."""
 
-    JSON = 1  # same bytes on the wire, different JSON
-    REFERENCE = 2  # a different named message or enum type
-    WIRE = 3  # different bytes on the wire
+    RANGE = 1  # same bytes and JSON syntax, another range: signed <-> unsigned of one width
+    JSON = 2  # same bytes on the wire, different JSON
+    REFERENCE = 3  # a different named message or enum type
+    WIRE = 4  # different bytes on the wire
 
 
 # Scalars that share an encoding (protobuf's "Updating a message type" rules). An enum is a
@@ -26,11 +27,14 @@ WIRE_GROUP = {
     "string": "bytes", "bytes": "bytes",
     "message": "message", "group": "group",
 }
-# Within a wire group, the kinds whose proto3 JSON form is the same (buf's WIRE_JSON table):
-# 32-bit integers are JSON numbers, 64-bit ones JSON strings, bytes base64, enums names.
-JSON_GROUP = {
-    "int32": "int32", "uint32": "int32", "int64": "int64", "uint64": "int64",
-    "fixed32": "fixed32", "sfixed32": "fixed32", "fixed64": "fixed64", "sfixed64": "fixed64",
+# The signed and unsigned integer of one width and encoding. buf's WIRE_JSON table counts each
+# pair as JSON-compatible (both print as numbers, or both as strings), but neither type holds
+# all of the other's values: the protobuf runtime reads int32 -1's bytes as uint32 4294967295,
+# and its JSON parser refuses `{"a": -1}` for a uint32 ("Value out of range"), in both
+# directions (tests/rules/protobuf/test_sign_change.py). Level.RANGE.
+SIGN_TWIN = {
+    "int32": "uint32", "uint32": "int32", "int64": "uint64", "uint64": "int64",
+    "fixed32": "sfixed32", "sfixed32": "fixed32", "fixed64": "sfixed64", "sfixed64": "fixed64",
 }
 NAMED = ("message", "enum", "group")
 # Length-delimited and never packed: a singular reader keeps the last (or merges) elements.
@@ -54,9 +58,9 @@ def _element(old: Field, new: Field) -> Level | None:
         return Level.REFERENCE if old.ref != new.ref else None
     if WIRE_GROUP[old.kind] != WIRE_GROUP[new.kind]:
         return Level.WIRE
-    if old.kind != new.kind and JSON_GROUP.get(old.kind, old.kind) != JSON_GROUP.get(new.kind, new.kind):
-        return Level.JSON
-    return None
+    if old.kind == new.kind:
+        return None
+    return Level.RANGE if SIGN_TWIN.get(old.kind) == new.kind else Level.JSON
 
 
 def type_change(old: Field, new: Field) -> Level | None:

@@ -48,6 +48,12 @@ NOT_SHOWN = {
     "AVRO_DECIMAL_CHANGED": "fastavro and avro-python decode with the writer's scale; only Java "
                             "readers (reader's scale) misread it",
 }
+# Rules whose break a record shows, but which the search does not reach yet: the runtime's
+# verdict on each of their cases is proven in the named test instead.
+UNSEARCHED = {
+    "PROTO_EXTENSION_DELETED": "extensions are not searched (rules/examples/protobuf.py "
+                               "EXTENSION_UNSHOWN): tests/rules/protobuf/test_extension_runtime.py",
+}
 # Cases whose finding no runtime bears out: adjudicated false alarms (or search gaps to fix).
 ADJUDICATED = {
     # Strict is Confluent's classification: an added dependency is refused, although the old
@@ -62,6 +68,14 @@ ADJUDICATED = {
     "protobuf/PROTO_FIELD_RENAMED/extension-renamed": "an extension: not searched, said so",
     "protobuf/PROTO_FIELD_UTF8_VALIDATION_CHANGED/extension-proto2-to-edition":
         "an extension: not searched, said so",
+    # Deleted and renumbered extensions: the runtime's verdict on each case is
+    # tests/rules/protobuf/test_extension_runtime.py.
+    **{f"protobuf/PROTO_EXTENSION_DELETED/{case}": "an extension: not searched, said so"
+       for case in ("deleted", "deprecated-first-still-refused-in-json",
+                    "last-extension-of-a-message", "message-scoped")},
+    "protobuf/PROTO_FIELD_NUMBER_CHANGED/extension-renumbered": "an extension: not searched, said so",
+    "protobuf/PROTO_EXTENSION_DELETED/moved-to-imported-file-under-file":
+        "FILE's generated-code finding: the moved extension's payloads read as before",
     # The schema there is ANDed with a target outside the repository, which is never read: no
     # record can be verified against it. tests/rules/jsonschema/test_external_refs.py shows one
     # that breaks under a plausible target.
@@ -153,9 +167,9 @@ def test_every_breaking_rule_is_shown_or_listed():
         shown |= {f.rule for f in _breaking_errors(report) if f.example}
     breaking = {spec.id for spec in rules.all_specs().values()
                 if spec.breaks and spec.severity is Severity.ERROR}
-    assert not shown & set(NOT_SHOWN)
+    assert not shown & (set(NOT_SHOWN) | set(UNSEARCHED))
     assert set(NOT_SHOWN) <= breaking  # advisory rules are never searched: no need to list them
-    assert breaking - shown - set(NOT_SHOWN) == set(), "neither shown by a case nor listed"
+    assert breaking - shown - set(NOT_SHOWN) - set(UNSEARCHED) == set(), "neither shown nor listed"
 
 
 def test_the_list_here_is_the_engines_list():
@@ -163,7 +177,8 @@ def test_the_list_here_is_the_engines_list():
 
 
 def test_missing_examples_are_counted_in_the_notes():
-    case = next(c for c in CASES if c.id in ADJUDICATED)
+    # An extension's finding says why it has none (EXTENSION_UNSHOWN): it is not missing.
+    case = next(c for c in CASES if c.id in ADJUDICATED and "extension" not in c.id.lower())
     _, report = _run(case)
     assert examples.examples_missing(report) == 1
     assert any(n.startswith("examples_missing: 1 ") for n in report.notes), report.notes

@@ -258,7 +258,7 @@ def change_go_package(s, rng):
 
 
 def retype_same_json(s, rng):
-    """Same bytes and same JSON: only generated code sees int64 -> uint64 (FILE, PACKAGE)."""
+    """Same bytes and JSON syntax, another range: buf's WIRE_JSON accepts int64 -> uint64."""
     f = rng.choice([f for f in s.fields if f.kind in ("int32", "int64", "uint32") and not f.oneof])
     f.kind = {"int32": "uint32", "int64": "uint64", "uint32": "int32"}[f.kind]
 

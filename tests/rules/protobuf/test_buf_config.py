@@ -21,7 +21,8 @@ NARROWER = {"PROTO_ONEOF_RENAMED": "oneof names reach neither the wire nor JSON:
             "PROTO_FIELD_ONEOF_ALONE_CHANGED": "a oneof of one field changes no payload: a warning "
                                                "under WIRE and WIRE_JSON"}
 # Ours is wider than buf's: a break the runtime shows in payloads (bufrules.WIDER).
-WIDER = {"PROTO_FIELD_UTF8_VALIDATION_CHANGED": "a reader verifying UTF-8 refuses the record"}
+WIDER = {"PROTO_FIELD_UTF8_VALIDATION_CHANGED": "a reader verifying UTF-8 refuses the record",
+         "PROTO_EXTENSION_DELETED": "a JSON parser refuses the deleted extension's key"}
 
 
 @pytest.mark.parametrize("path, text, roots", [
@@ -80,7 +81,7 @@ def _apply(breaking: Breaking, path="proto/a.proto", **kwargs):
 
 def test_use_except_and_ignore_only_become_categories_rule_ids_and_severities():
     options, notes = _apply(Breaking(use=("WIRE_JSON", "MESSAGE_NO_DELETE", "FILE_SAME_GO_PACKAGE",
-                                          "EXTENSION_NO_DELETE"),
+                                          "EXTENSION_MESSAGE_NO_DELETE"),
                                      except_=("FIELD_SAME_NAME",),
                                      ignore_only={"FIELD_SAME_JSON_NAME": ("proto",)}))
     assert options.proto_categories == {"WIRE_JSON"}
@@ -88,7 +89,7 @@ def test_use_except_and_ignore_only_become_categories_rule_ids_and_severities():
     # A rename is both FIELD_SAME_NAME and FIELD_SAME_JSON_NAME: off only with both gone.
     assert dict(options.severities) == {"PROTO_FIELD_RENAMED": None,
                                         "PROTO_FIELD_JSON_NAME_CHANGED": None}
-    assert notes == ("buf.yaml: buf rule EXTENSION_NO_DELETE has no schema-review equivalent "
+    assert notes == ("buf.yaml: buf rule EXTENSION_MESSAGE_NO_DELETE has no schema-review equivalent "
                      "and is not checked.",)
 
 

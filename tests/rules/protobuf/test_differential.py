@@ -44,6 +44,7 @@ GROUP_OF_BUF = {
     "MESSAGE_NO_DELETE": "message deleted", "PACKAGE_MESSAGE_NO_DELETE": "message deleted",
     "ENUM_NO_DELETE": "enum deleted", "PACKAGE_ENUM_NO_DELETE": "enum deleted",
     "RPC_SAME_IDEMPOTENCY_LEVEL": "idempotency", "FIELD_SAME_UTF8_VALIDATION": "utf8",
+    "EXTENSION_NO_DELETE": "extension deleted", "PACKAGE_EXTENSION_NO_DELETE": "extension deleted",
     # PACKAGE and FILE: any deletion, any type or cardinality change.
     "FIELD_NO_DELETE": "field deleted", "ENUM_VALUE_NO_DELETE": "enum value deleted",
     "FIELD_SAME_TYPE": "type", "FIELD_SAME_CARDINALITY": "cardinality",
@@ -72,7 +73,7 @@ GROUP_OF_OURS = {
     "PROTO_RPC_IDEMPOTENCY_CHANGED": "idempotency", "PROTO_FIELD_TYPE_CHANGED": "type",
     "PROTO_RPC_DELETED": "rpc deleted", "PROTO_SERVICE_DELETED": "service deleted",
     "PROTO_FIELD_LANGUAGE_TYPE_CHANGED": "language type", "PROTO_FILE_OPTION_CHANGED": "file option",
-    "PROTO_FIELD_UTF8_VALIDATION_CHANGED": "utf8",
+    "PROTO_FIELD_UTF8_VALIDATION_CHANGED": "utf8", "PROTO_EXTENSION_DELETED": "extension deleted",
     # Advisory, with no buf counterpart: not compared.
     "PROTO_FIELD_DELETED_NOT_DEPRECATED": None,
 }
@@ -111,6 +112,14 @@ EXPLAINED = {
         "verifying UTF-8 let new writers write bytes old (verifying) readers refuse: a payload "
         "break, shown by the runtime (test_the_utf8_break_buf_leaves_out_is_proven_by_the_runtime).",
     ("to_edition_unverified", "WIRE_JSON", "ours", "utf8"): "As for WIRE.",
+    ("retype_same_json", "WIRE_JSON", "ours", "type"):
+        "int32 <-> uint32 (and int64/uint64, fixed32/sfixed32, fixed64/sfixed64): buf's WIRE_JSON "
+        "table calls the JSON forms the same; the runtime's JSON parser refuses a value only one "
+        "type holds ({\"a\": -1} as uint32: Value out of range), in both directions "
+        "(test_sign_change.py). PROTO_FIELD_TYPE_CHANGED is an error wherever JSON is protected.",
+    ("retype_same_json", "WIRE", "ours", "type"):
+        "The same change under WIRE: the bytes decode (as buf says), but as another number "
+        "(int32 -1 reads as uint32 4294967295): a warning, not an error.",
     ("renumber_field_reserved", "WIRE", "ours", "field deleted"):
         "With the old number reserved buf (WIRE) sees a clean deletion plus an addition; we "
         "still report PROTO_FIELD_NUMBER_CHANGED, since old data's value is silently dropped. "
