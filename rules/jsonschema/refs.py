@@ -426,15 +426,16 @@ def reference_uris(root: object, file: str) -> frozenset[str]:
     joined onto the base URI of the schema it sits in (its `$id`s, as `Refs` resolves it), and
     onto the file's path alone (a repository's layout usually mirrors its `$id`s, but need not):
     every document the reference may mean. A reference into the document itself names none."""
-    found = set()
+    found, schemas = set(), set()
     for schema, base, _declared in _with_bases(root, _draft_of(root, drafts.DEFAULT), uri_of(file)):
+        schemas.add(id(schema))
         for written in _written(schema):
             if ref := urldefrag(written)[0]:
                 found |= {urljoin(base, ref), urljoin(uri_of(file), ref)}
     # A reference outside any schema keyword (`"shared": {"w": {"$ref": ...}}`) is followed
     # too when a JSON pointer reaches it: joined onto the document's own base.
     bases = {uri_of(file), id_of(root, file) or uri_of(file)}
-    for written in _anywhere(root):
+    for written in _anywhere(root, schemas):
         if ref := urldefrag(written)[0]:
             found |= {urljoin(base, ref) for base in bases}
     return frozenset(found)
@@ -443,13 +444,15 @@ def reference_uris(root: object, file: str) -> frozenset[str]:
 _VALUES = frozenset({"const", "enum", "default", "examples"})  # data, not schemas: no reference
 
 
-def _anywhere(root: object) -> list[str]:
-    """Every reference written in an object of the document outside data keywords."""
+def _anywhere(root: object, schemas: set) -> list[str]:
+    """Every reference written in an object of the document, outside data keywords, that is
+    not one of `schemas` (ids of the schema objects, whose references are read with their base)."""
     found, stack = [], [root]
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
-            found += [node[key] for key in Refs.keywords_in(node)]
+            if id(node) not in schemas:
+                found += [node[key] for key in Refs.keywords_in(node)]
             stack.extend(value for key, value in node.items() if key not in _VALUES)
         elif isinstance(node, list):
             stack.extend(node)
