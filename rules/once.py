@@ -3,7 +3,7 @@ imported message, a `$ref` target) is reported once, at its definition, naming i
 from __future__ import annotations
 
 import dataclasses
-from typing import Iterable
+from collections.abc import Iterable
 
 from .model import Finding
 
