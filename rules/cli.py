@@ -9,11 +9,10 @@ import os
 import resource
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
-from typing import Sequence
 
 from . import wire, worker
 from .engine import EXTENSIONS

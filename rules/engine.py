@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import PurePosixPath
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from .limits import MAX_FINDINGS
 from .model import (Finding, Format, Mode, Options, Report, SchemaError, Severity, Side,

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import json
 import re
-from itertools import accumulate
+from itertools import accumulate, compress, repeat
+from operator import add
 
 from .limits import MAX_JSON_DEPTH
 from .model import SchemaError
@@ -129,7 +130,70 @@ class LineDict(dict):
         return doc.key_offsets(self._start, self._end, ends)
 
 
-def _spans(text: str, file: str, document: _Document) -> list[tuple[int, int]]:
+def _spans(text: str, file: str, document: _Document, objects: int) -> list[tuple[int, int]]:
+    """(start, end) offsets of every object, in the order the objects close; SchemaError when
+    the text nests deeper than MAX_JSON_DEPTH. `objects`: how many objects the text holds."""
+    spans = _brace_spans(text, objects)
+    return _scanned_spans(text, file, document) if spans is None else spans
+
+
+def _brace_spans(text: str, objects: int) -> list[tuple[int, int]] | None:
+    """The spans read from where the braces are, or None when that cannot be trusted (a brace
+    or an escaped quote in a string) or the nesting may be too deep (the scan then decides).
+
+    A character scan of the text is most of a big file's parse, so the text is cut at every
+    "}" instead: each piece holds the "{" its "}" closes, as its last "{", unless it holds none
+    (the "}" closes an object with others inside it, opened in an earlier piece). Only those
+    pieces and the ones opening more than one object are visited one by one."""
+    pieces = text.split("}")
+    opens = list(map(str.count, pieces, repeat("{")))
+    if len(pieces) - 1 != objects or sum(opens) != objects:
+        return None  # a brace in a string
+    lengths = list(map(len, pieces))
+    at = [0, *accumulate(map((1).__add__, lengths))]  # where each piece starts
+    ends = list(map(add, at, lengths))[:-1]
+    spans = list(zip(map(add, at, map(str.rfind, pieces, repeat("{"))), ends))
+    stack: list[int] = []
+    deepest = 1
+    for index in compress(range(objects), map((1).__ne__, opens)):
+        piece, start = pieces[index], at[index]
+        if not opens[index]:
+            spans[index] = (stack.pop(), ends[index])
+            continue
+        offset = -1
+        for _ in range(opens[index] - 1):  # the objects this piece opens and does not close
+            offset = piece.find("{", offset + 1)
+            stack.append(start + offset)
+        deepest = max(deepest, len(stack) + 1)
+    depth = _array_depth(text)
+    if depth is None or deepest + depth > MAX_JSON_DEPTH:
+        return None
+    return spans
+
+
+def _array_depth(text: str) -> int | None:
+    """How deep arrays nest in the text, or None when a string may hide a quote (`\\"`)."""
+    if "\\" in text and '\\"' in text:
+        return None
+    quotes = depth = deepest = last = 0
+    find = text.find
+    opening, closing = find("["), find("]")
+    while opening >= 0:  # str.find, not a regular expression: it skips the text far faster
+        at = opening if closing < 0 or opening < closing else closing
+        quotes += text.count('"', last, at)
+        last = at
+        inside = quotes % 2  # no quote is escaped: after an odd count, the bracket is in a string
+        if at == opening:
+            opening = find("[", at + 1)
+            depth += not inside
+            deepest = max(deepest, depth)
+        else:
+            closing = find("]", at + 1)
+            depth -= not inside
+    return deepest
+
+
+def _scanned_spans(text: str, file: str, document: _Document) -> list[tuple[int, int]]:
     """(start, end) offsets of every object, in the order the objects close."""
     stack: list[int] = []  # where each open object starts; -1 for an open array
     closed: list[tuple[int, int]] = []
@@ -187,7 +251,7 @@ def loads(text: str, file: str, *, located: bool = False) -> object:
     except RecursionError:
         # The decoder got that deep on valid text, so the scan meets the depth limit before any
         # malformed part and raises with the line.
-        _spans(text, file, _Document(text))
+        _scanned_spans(text, file, _Document(text))
         raise SchemaError(file, None, f"JSON nested deeper than {MAX_JSON_DEPTH} levels") from None
     if not isinstance(value, (dict, list)):
         # A bare string, number or literal nests nothing; the scan would restart inside a string
@@ -195,6 +259,6 @@ def loads(text: str, file: str, *, located: bool = False) -> object:
         return value
     # Only valid JSON is scanned, so every string is terminated and the scan is linear.
     document = _Document(text, file if located else None)
-    for obj, (start, end) in zip(made, _spans(text, file, document)):
+    for obj, (start, end) in zip(made, _spans(text, file, document, len(made))):
         obj._doc, obj._start, obj._end = document, start, end
     return value

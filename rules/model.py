@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 from dataclasses import dataclass, field
-from typing import Mapping
+from collections.abc import Mapping
 
 
 class Format(str, enum.Enum):

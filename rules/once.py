@@ -3,7 +3,7 @@ imported message, a `$ref` target) is reported once, at its definition, naming i
 from __future__ import annotations
 
 import dataclasses
-from typing import Iterable
+from collections.abc import Iterable
 
 from .model import Finding
 
@@ -68,7 +68,10 @@ def once(seen: Iterable[tuple[str, Finding]]) -> list[Finding]:
         worst = min((finding.severity for _, finding in group), key=lambda s: s.rank)
         message = (kept.message + (ALSO_AT.format(paths=_listed(also)) if also else "")
                    + (USED_BY.format(users=_listed(users)) if users else ""))
-        out.append(dataclasses.replace(kept, severity=worst, message=message))
+        if worst is kept.severity and message == kept.message:
+            out.append(kept)  # reached once, as almost every finding is: nothing to rewrite
+        else:
+            out.append(dataclasses.replace(kept, severity=worst, message=message))
     return sorted(out, key=lambda f: f.sort_key)
 
 

@@ -5,7 +5,7 @@ import importlib
 import inspect
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Iterator
+from collections.abc import Iterator
 
 from .model import Direction, Finding, Format, Severity, Side, Suggestion
 

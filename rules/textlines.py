@@ -10,4 +10,6 @@ def file_lines(text: str) -> list[str]:
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()  # the newline ending the last line starts no line of its own
+    if "\r" not in text:  # the common case; a big file's lines are then only split
+        return lines
     return [line.removesuffix("\r") for line in lines]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import Mapping
+from collections.abc import Mapping
 
 from .model import (NOT_SEARCHED, Direction, Example, Finding, Format, Mode, Options, Outcome,
                     Report, SchemaError,

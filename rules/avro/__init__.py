@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections import defaultdict
 from itertools import chain
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..model import BOTH_DIRECTIONS, Finding, Options, Side
 from . import (decimal_changed, enum_symbol_added, enum_symbol_removed,

@@ -32,6 +32,7 @@ BAD_NAMESPACE = 'namespace of "{name}" must be a string'
 # A primitive named by a string carries nothing but its kind, so one instance serves them all
 # (the walker passes positions along itself); 10,000-field schemas make this worth it.
 SHARED_PRIMITIVES = {kind: Type(kind=kind, line=0) for kind in PRIMITIVES}
+_ABSENT = object()  # a key the JSON object does not have (null is a value)
 
 
 class Builder:
@@ -150,30 +151,31 @@ class Builder:
         if not isinstance(fields, list):
             self.fail(obj.key_line("fields"), NOT_LIST.format(key="fields", what=record.name))
         # The hot loop of a big schema: lines are looked up only on failure, names checked once.
-        names, made, names_ok = set(), record.fields, self.names_ok
+        names, made, names_ok, defaulted = set(), record.fields, self.names_ok, self.defaulted
         for index, node in enumerate(fields):
             if not isinstance(node, dict):
                 self.fail(obj.key_line("fields"), NOT_A_TYPE.format(value=_short(node)))
-            if "name" not in node:
+            name = node.get("name", _ABSENT)
+            if name is _ABSENT:
                 self.fail(node.line, MISSING.format(what="field", key="name"))
-            name = node["name"]
             if not (isinstance(name, str) and (name in names_ok or self.valid_name(name))):
                 self.fail(node.key_line("name"), BAD_NAME.format(name=_short(name)))
             if name in names:
                 self.fail(node.line, DUPLICATE_FIELD.format(record=record.name, name=name))
             names.add(name)
-            if "type" not in node:
+            value = node.get("type", _ABSENT)
+            if value is _ABSENT:
                 self.fail(node.line, MISSING.format(what=f'field "{name}"', key="type"))
-            value = node["type"]
             schema = SHARED_PRIMITIVES.get(value) if isinstance(value, str) else None
             if schema is None:
                 schema = self.type(value, record.namespace, node.key_line("type"))
             aliases = (tuple(self.strings(node, "aliases", f'field "{name}"'))
                        if "aliases" in node else ())
             default = node.get("default", NO_DEFAULT)
-            made.append(Field(name, schema, index, node, default, aliases))
+            field = Field(name, schema, index, node, default, aliases)
+            made.append(field)
             if default is not NO_DEFAULT:
-                self.defaulted.append(made[-1])
+                defaulted.append(field)
 
     def valid_name(self, name: str) -> bool:
         """NAME.match, remembered: field names repeat across records."""

@@ -7,7 +7,7 @@ way: the referenced schema's types exist before the referencing one is parsed).
 """
 from __future__ import annotations
 
-from typing import Iterator, Mapping
+from collections.abc import Iterator, Mapping
 
 from .. import jsontext
 from ..model import SchemaError

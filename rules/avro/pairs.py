@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import deque
 from operator import attrgetter, is_
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..model import BOTH_DIRECTIONS, Direction
 from .build import SHARED_PRIMITIVES

@@ -1,8 +1,6 @@
 """The Avro schema model the rules read: resolved named types and fields, with their lines."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ..textlines import file_lines
 
 PRIMITIVES = frozenset({"null", "boolean", "int", "long", "float", "double", "bytes", "string"})
@@ -23,13 +21,21 @@ class _Missing:
 NO_DEFAULT = _Missing()
 
 
-@dataclass(eq=False, kw_only=True)
+# The model types are plain slotted classes, not dataclasses: a 10,000-field schema builds
+# thousands of them, and creating the dataclasses alone cost a whole-process check more than
+# building them all (as for the pairs, rules/avro/pairs.py). They compare by identity.
 class Type:
     """One schema node; `line` is where it is declared (a definition or a type reference)."""
 
-    kind: str  # a primitive name, "record", "enum", "fixed", "array", "map" or "union"
-    line: int
-    logical: tuple = ()  # ((key, value), ...) of LOGICAL_KEYS present on the node
+    __slots__ = ("kind", "line", "logical")
+
+    def __init__(self, *, kind: str, line: int, logical: tuple = ()):
+        # kind: a primitive name, "record", "enum", "fixed", "array", "map" or "union"
+        self.kind, self.line = kind, line
+        self.logical = logical  # ((key, value), ...) of LOGICAL_KEYS present on the node
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(kind={self.kind!r}, line={self.line!r})"
 
     @property
     def label(self) -> str:
@@ -37,15 +43,18 @@ class Type:
         return self.kind
 
 
-@dataclass(eq=False, kw_only=True)
 class Named(Type):
-    name: str  # unqualified
-    fullname: str
-    namespace: str
-    aliases: frozenset[str] = frozenset()  # fully qualified, as the spec resolves them
-    node: dict = field(default_factory=dict)  # the defining JSON object (a jsontext.LineDict)
-    display: str = ""  # the name paths use: unqualified unless two types share it
-    file: str = ""  # where it is defined: the schema's own file, or another one that it uses
+    __slots__ = ("name", "fullname", "namespace", "aliases", "node", "display", "file")
+
+    def __init__(self, *, name: str, fullname: str, namespace: str,
+                 aliases: frozenset[str] = frozenset(), node: dict | None = None, display: str = "",
+                 file: str = "", **common):
+        super().__init__(**common)
+        self.name, self.fullname, self.namespace = name, fullname, namespace  # name: unqualified
+        self.aliases = aliases  # fully qualified, as the spec resolves them
+        self.node = {} if node is None else node  # the defining JSON object (a jsontext.LineDict)
+        self.display = display  # the name paths use: unqualified unless two types share it
+        self.file = file  # where it is defined: the schema's own file, or another one that it uses
 
     @property
     def label(self) -> str:
@@ -84,37 +93,53 @@ class Field:
         return self.node.get("deprecated") is True or by_doc
 
 
-@dataclass(eq=False, kw_only=True)
 class Record(Named):
-    fields: list[Field] = field(default_factory=list)
+    __slots__ = ("fields",)
+
+    def __init__(self, *, fields: list[Field] | None = None, **named):
+        super().__init__(**named)
+        self.fields = [] if fields is None else fields
 
 
-@dataclass(eq=False, kw_only=True)
 class Enum(Named):
-    symbols: tuple[str, ...] = ()
-    default: str | None = None
+    __slots__ = ("symbols", "default")
+
+    def __init__(self, *, symbols: tuple[str, ...] = (), default: str | None = None, **named):
+        super().__init__(**named)
+        self.symbols, self.default = symbols, default
 
 
-@dataclass(eq=False, kw_only=True)
 class Fixed(Named):
-    size: int = 0
+    __slots__ = ("size",)
+
+    def __init__(self, *, size: int = 0, **named):
+        super().__init__(**named)
+        self.size = size
 
 
-@dataclass(eq=False, kw_only=True)
 class Array(Type):
-    items: Type | None = None
-    items_line: int = 0  # where "items" is written (a named type's own line is its definition)
+    __slots__ = ("items", "items_line")
+
+    def __init__(self, *, items: Type | None = None, items_line: int = 0, **common):
+        super().__init__(**common)
+        # items_line: where "items" is written (a named type's own line is its definition)
+        self.items, self.items_line = items, items_line
 
 
-@dataclass(eq=False, kw_only=True)
 class Map(Type):
-    values: Type | None = None
-    values_line: int = 0
+    __slots__ = ("values", "values_line")
+
+    def __init__(self, *, values: Type | None = None, values_line: int = 0, **common):
+        super().__init__(**common)
+        self.values, self.values_line = values, values_line
 
 
-@dataclass(eq=False, kw_only=True)
 class Union(Type):
-    branches: tuple[Type, ...] = ()
+    __slots__ = ("branches",)
+
+    def __init__(self, *, branches: tuple[Type, ...] = (), **common):
+        super().__init__(**common)
+        self.branches = branches
 
 
 class Parsed:

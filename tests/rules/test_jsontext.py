@@ -1,6 +1,10 @@
 """JSON with lines: every object knows its first and last line and the line of each key."""
-import pytest
+import json
 
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from rules import jsontext
 from rules.jsontext import loads
 from rules.limits import MAX_JSON_DEPTH
 from rules.model import SchemaError
@@ -77,3 +81,45 @@ def test_nan_and_infinity_are_not_json(text):
 
 def test_a_string_saying_nan_is_text():
     assert loads('{"a": "NaN", "b": 1e400}', "x.json") == {"a": "NaN", "b": float("inf")}
+
+
+# Strings that trip a reader of brackets: braces, brackets, quotes and backslashes inside them.
+TRICKY = st.sampled_from(["a", "{", "}", "[", "]", "}{", '"', "\\", '\\"', "x:{", ""])
+VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | TRICKY,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TRICKY, inner, max_size=4),
+    max_leaves=40)
+
+
+def _objects(value) -> int:
+    if isinstance(value, dict):
+        return 1 + sum(map(_objects, value.values()))
+    return sum(map(_objects, value)) if isinstance(value, list) else 0
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(VALUES, max_size=3) | st.dictionaries(TRICKY, VALUES, max_size=3),
+       st.sampled_from([None, 0, 1, 2, "\t"]))
+def test_the_spans_read_from_the_braces_are_the_scan_s_spans(value, indent):
+    """Where the braces can be trusted they give the scan's spans; else the scan decides."""
+    text = json.dumps(value, indent=indent)
+    fast = jsontext._brace_spans(text, _objects(value))
+    assert fast is None or fast == jsontext._scanned_spans(text, "x.json", jsontext._Document(text))
+    assert loads(text, "x.json") == value
+
+
+@pytest.mark.parametrize("outer, inner", [("[", "{"), ("{", "["), ("[", "["), ("{", "{")])
+@pytest.mark.parametrize("extra", [0, 1])
+def test_the_depth_limit_holds_however_objects_and_arrays_mix(outer, inner, extra):
+    """Half the levels objects, half arrays (and the other way round): the limit counts both,
+    exactly at MAX_JSON_DEPTH."""
+    half = MAX_JSON_DEPTH // 2
+    opening = {"[": "[", "{": '{"k": '}
+    closing = {"[": "]", "{": "}"}
+    levels = [outer] * half + [inner] * (half + extra)
+    text = "".join(opening[c] for c in levels) + "1" + "".join(closing[c] for c in reversed(levels))
+    if extra:
+        with pytest.raises(SchemaError, match="nested deeper"):
+            loads(text, "x.json")
+    else:
+        loads(text, "x.json")
