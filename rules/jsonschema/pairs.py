@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 from dataclasses import dataclass
 from typing import Iterator
@@ -353,8 +354,12 @@ def alternatives(ctx, olds: list[Flat], news: list[Flat], path: str, seen: set, 
                 yield BranchPair(old, new, path + source.label, source.line)
     yield from _overlaps(ctx, olds, news, path)
     # Mirrored: new data matching two of the old oneOf's alternatives fails the old schema
-    # (a oneOf became an anyOf, an alternative split in two overlapping ones).
-    yield from (dataclasses.replace(found, forward=True) for found in _overlaps(ctx, news, olds, path))
+    # (a oneOf became an anyOf, an alternative split in two overlapping ones). Only where two
+    # of them may overlap at all: disjoint ones (task kinds told apart by a required key) are
+    # the common case, and the comparisons would recurse through each of them again.
+    exclusive = [o for o in olds if "/oneOf[" in o.label]
+    if any(content.may_overlap(a, b) for a, b in itertools.combinations(exclusive, 2)):
+        yield from (dataclasses.replace(found, forward=True) for found in _overlaps(ctx, news, olds, path))
 
 
 def _fits(ctx, direction: Direction, source: Flat, targets: list[Flat]) -> bool:
