@@ -3,6 +3,10 @@
 `check OLD_DIR NEW_DIR` is `buf breaking --against`'s shape: every schema file present in both
 trees is checked with its own tree as its schema set (Avro named types, JSON Schema `$ref`s and
 protobuf imports resolve there), so a change to a shared file shows in the files that use it.
+A file only OLD has is followed to where its types went, as the App does (rules/likeness.py):
+an added file of the format that defines one of its type names, or, where either has none, one
+alike in content, is compared with it like a rename; a removal beside an addition that may be
+it but is not known to be fails closed (a problem, exit 2), never a pass.
 """
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .engine import EXTENSIONS, check
+from . import likeness
 from .limits import MAX_SCHEMA_BYTES
 from .localfile import Refused, refusal, read_regular
 from .model import Finding, Format, Mode, Options, Report, SchemaError
@@ -22,6 +27,10 @@ from .sources import read
 # Files looked at per tree: a tree is a repository's schemas, not a whole disk.
 MAX_TREE_FILES = 5000
 REMOVED = "{path}: the schema file was removed (files that use it say what breaks)"
+MOVED = "{path}: the schema file was removed; its types are in {to}, compared with it"
+AMBIGUOUS = ('the schema file was removed and "{added}" added, one of them without a type name to follow '
+             "(an Avro full name, a protobuf `package.Message`, a JSON Schema `$id`), and their contents "
+             "not found alike enough to call it a move: not compared")
 TOO_MANY = "more than {limit} schema files in this tree: not compared (check a smaller tree)"
 TOO_BIG = "more than {limit} entries in this tree: not compared (check a smaller tree)"
 MAX_TREE_ENTRIES = 200_000  # directory entries walked per tree, schema or not
@@ -74,9 +83,19 @@ def check_trees(old_dir: str, new_dir: str, *, classify: Classify, options: Opti
     checked: list[str] = []
     refused = {_relative(problem.file, old_dir, new_dir) for problem in problems}
     layout = None  # NEW's buf modules, read when the first protobuf file is checked
-    for rel in sorted(old_files.keys() - new_files.keys() - refused):  # refused: not removed
-        notes.append(REMOVED.format(path=rel))
-    for rel in sorted(old_files.keys() & new_files.keys()):
+    removed = sorted(old_files.keys() - new_files.keys() - refused)  # refused: not removed
+    moves, unsure = _moves(old_dir, new_dir, removed, sorted(new_files.keys() - old_files.keys() - refused),
+                           old_files, new_files)
+    for rel in removed:
+        if rel in unsure:
+            problems.append(SchemaError(rel, None, AMBIGUOUS.format(added=unsure[rel])))
+        elif any(gone == rel for gone, _to in moves):
+            notes.append(MOVED.format(path=rel, to=", ".join(to for gone, to in moves if gone == rel)))
+        else:
+            notes.append(REMOVED.format(path=rel))
+    compared = sorted([(rel, rel) for rel in old_files.keys() & new_files.keys()] + moves,
+                      key=lambda pair: (pair[1], pair[0]))
+    for was, rel in compared:
         fmt, file_mode = new_files[rel]
         if fmt not in changed:
             continue  # nothing of this format changed: its verdicts cannot have either
@@ -89,7 +108,7 @@ def check_trees(old_dir: str, new_dir: str, *, classify: Classify, options: Opti
                                                         categories_given=categories_given)
             notes += [note for note in buf_notes if note not in notes]
         try:
-            old = read(os.path.join(old_dir, rel), proto_paths=_roots(old_dir, proto_paths),
+            old = read(os.path.join(old_dir, was), proto_paths=_roots(old_dir, proto_paths),
                        root=old_dir)
             new = read(os.path.join(new_dir, rel), proto_paths=_roots(new_dir, proto_paths),
                        root=new_dir)
@@ -147,6 +166,39 @@ def _files(root: str, classify: Classify, problems: list[SchemaError]) -> set[st
                 continue
             found.add(rel)
     return found
+
+
+def _moves(old_dir: str, new_dir: str, removed: list[str], added: list[str], old_files: dict,
+           new_files: dict) -> tuple[list[tuple[str, str]], dict[str, str]]:
+    """(removed, added) pairs to compare as moves, and the removals that may have moved but are
+    not known to (-> the addition that may be it). By shared type names first, each addition
+    that took some of a removal's types; then, where either side has no name, by content."""
+    def text(tree: str, rel: str) -> str | None:
+        try:
+            return read_regular(os.path.join(tree, rel), MAX_SCHEMA_BYTES).decode("utf-8", "replace")
+        except SchemaError:
+            return None
+
+    gone = {rel: (old_files[rel][0], text(old_dir, rel)) for rel in removed}
+    new = {rel: (new_files[rel][0], text(new_dir, rel)) for rel in added}
+    names = {rel: likeness.identities(fmt, body) for rel, (fmt, body) in {**gone, **new}.items()}
+    pairs = [(was, rel) for was in removed for rel in added
+             if gone[was][0] is new[rel][0] and names[was] & names[rel]]
+    paired = {rel for pair in pairs for rel in pair}
+    unsure: dict[str, str] = {}
+    for was in removed:
+        if was in paired:
+            continue
+        for rel in added:
+            if rel in paired or gone[was][0] is not new[rel][0] or (names[was] and names[rel]):
+                continue
+            if likeness.similarity(likeness.features(gone[was][0], gone[was][1]),
+                                   likeness.features(new[rel][0], new[rel][1])) >= likeness.SIMILAR:
+                pairs.append((was, rel))
+                paired.add(was)
+            else:
+                unsure.setdefault(was, rel)
+    return pairs, {was: rel for was, rel in unsure.items() if was not in paired}
 
 
 def _buf_layout(tree: str, files: set[str]):

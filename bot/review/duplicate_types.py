@@ -20,7 +20,7 @@ from typing import Callable, Iterable
 from rules import Finding, Format, Severity
 
 from bot.config.config import SCHEMA_IDENTITY_DUPLICATED
-from bot.review import moves, type_names
+from rules import likeness, type_names
 
 DUPLICATED = ('it defines {name}, which "{other}" defines too: a second definition of a type is '
               "compared with nothing, so it could differ from the first unseen; rename one of "
@@ -49,7 +49,7 @@ def duplicated(changes: Iterable, classify: Callable) -> dict[str, tuple[Finding
     for change, fmt in changed:
         mine = heads[fmt][change.path].names
         findings = []
-        for name in sorted(mine.keys() - moves.identities(fmt, change.base_text)):
+        for name in sorted(mine.keys() - likeness.identities(fmt, change.base_text)):
             other = next((p for p in index[(fmt, name)] if p != change.path
                           and not _same(mine[name], heads[fmt][p].names[name])), None)
             if other is not None:

@@ -6,7 +6,7 @@ type cannot hide its breaking change (a removal alone is a warning, an addition 
 A file leaves the review by deletion or by a rename to a name the config does not review (a
 `.bak`, a path under `exclude` or outside `paths`): either way it is a removal of what it
 defined, paired over the pull request's added files whatever the names are. The types are all
-a file defines, nested ones included (bot/review/type_names.py): one that moved below an added file's
+a file defines, nested ones included (rules/type_names.py): one that moved below an added file's
 top level is compared where it now sits; one that moved into a changed file fails closed.
 
 A file without an identity (a JSON Schema without `$id`, an Avro file of unnamed types) or an
@@ -18,66 +18,22 @@ alike (an identical copy beside a broken one must not pick the copy silently). A
 too is ambiguous: it fails closed (`SCHEMA_NOT_REVIEWED`), never a silent pass."""
 from __future__ import annotations
 
-import json
-import re
 from collections import Counter
 from dataclasses import replace
 from typing import Callable, Iterator
 
-from rules import Format
+from rules import type_names
+from rules.likeness import SIMILAR, features, identities, similarity
 
-from . import type_names
-
-NOISE = type_names.NOISE  # protobuf's comments and string literals, out of its content features
-WORDS = re.compile(r"[\w.]+|[^\w\s]")
 RENAMED = "renamed"  # the files API's status (bot.review.review.FileStatus.RENAMED)
-SIMILAR = 0.5  # shared features over the larger file's: git's default rename threshold (-M50%)
 # Content comparisons per pull request, at most (each costs both files' features); beyond it
 # the unpaired removals without an identity fail closed.
 MAX_COMPARISONS = 10_000
-MAX_DEPTH = 256  # JSON nesting walked for features (deeper is left out)
 AMBIGUOUS = ('it was removed and "{added}" added, one of them without a type name to follow '
              "(an Avro full name, a protobuf `package.Message`, a JSON Schema `$id`), and their "
              "contents not found alike enough to call it a move")
 MOVED_INTO_CHANGED = ('its type {name} is now defined in "{host}", which the pull request changes too: a '
                       "type moved into a changed file is not compared with the version it left")
-
-
-def identities(fmt: Format, text: str | bytes | None) -> frozenset[str]:
-    """The type names a schema file defines, nested ones included (empty when unreadable)."""
-    return frozenset(type_names.defined(fmt, text).names)
-
-
-def features(fmt: Format, text: str | bytes | None) -> Counter:
-    """What content pairing compares (see the module's docstring); empty when unreadable."""
-    if text is None:
-        return Counter()
-    if isinstance(text, bytes):
-        text = text.decode("utf-8", "replace")
-    if fmt is Format.PROTOBUF:
-        return Counter(WORDS.findall(NOISE.sub(" ", text)))
-    try:
-        return Counter(_leaves(json.loads(text), (), 0))
-    except (ValueError, RecursionError):
-        return Counter()
-
-
-def _leaves(node, keys: tuple, depth: int) -> Iterator[tuple]:
-    if depth > MAX_DEPTH:
-        return
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield from _leaves(value, (*keys, key), depth + 1)
-    elif isinstance(node, list):
-        for item in node:
-            yield from _leaves(item, keys, depth + 1)
-    else:
-        yield (keys, json.dumps(node))
-
-
-def similarity(old: Counter, new: Counter) -> float:
-    larger = max(sum(old.values()), sum(new.values()))
-    return sum((old & new).values()) / larger if larger else 0.0
 
 
 def leaves_review(change, classify: Callable) -> bool:
@@ -197,7 +153,7 @@ class _Side:
 def _renamed(gone: _Side, new: _Side):
     """The addition, compared with the version the removal took away, like a rename; when
     the types moved below the new file's top level, with the new file holding the old
-    definitions of those types (bot/review/type_names.py), every version of the history alike."""
+    definitions of those types (rules/type_names.py), every version of the history alike."""
     def base(text):
         moved = type_names.moved_base(new.fmt, type_names.defined(new.fmt, text, located=True), new.defined)
         return text if moved is None else moved

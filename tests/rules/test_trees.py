@@ -271,3 +271,37 @@ def test_a_copy_declaring_a_shared_files_id_cannot_stand_in_for_it(tmp_path):
     result = run("check", str(tmp_path / "old"), str(tmp_path / "new"), "--json")
     assert result.returncode == 2 and json.loads(result.stdout)["compatible"] is False
     assert "is ambiguous" in result.stderr and "decoy.schema.json" in result.stderr
+
+
+ORDER = {"type": "record", "name": "Order", "namespace": "shop",
+         "fields": [{"name": "id", "type": "long"}, {"name": "total", "type": "long"}]}
+BROKEN = {**ORDER, "fields": [{"name": "id", "type": "long"}, {"name": "total", "type": "string"}]}
+EVENT = {"type": "object", "properties": {"id": {"type": "integer"}, "note": {"type": "string"},
+                                         "kind": {"enum": ["a", "b", "c"]}}}
+
+
+def _trees(tmp_path, old: dict, new: dict) -> tuple[Path, Path]:
+    for side, files in (("old", old), ("new", new)):
+        for rel, schema in files.items():
+            (tmp_path / side / rel).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / side / rel).write_text(json.dumps(schema))
+    return tmp_path / "old", tmp_path / "new"
+
+
+@pytest.mark.parametrize("old, new, code, said", [
+    # the same Avro full name at another path, a field's type changed: compared, a break
+    ({"avro/shop/order.avsc": ORDER}, {"avro/orders/order.avsc": BROKEN}, 1, "AVRO_TYPE_CHANGED"),
+    ({"avro/shop/order.avsc": ORDER}, {"avro/orders/order.avsc": ORDER}, 0, "its types are in"),
+    # no $id: followed by content when alike, and a property's type changed shows
+    ({"s/event.json": EVENT},
+     {"t/event.json": {**EVENT, "properties": {**EVENT["properties"], "id": {"type": "string"}}}},
+     1, "JSONSCHEMA_TYPE_CHANGED"),
+    # no $id and nothing alike beside it: whether it moved is not known, so not a pass
+    ({"s/event.json": EVENT}, {"t/other.json": {"type": "array", "items": {"type": "number"}}}, 2,
+     "not found alike enough"),
+], ids=["moved-and-broken", "moved-unchanged", "moved-by-content-and-broken", "unsure"])
+def test_a_schema_moved_to_another_path_is_followed(tmp_path, old, new, code, said):
+    old_dir, new_dir = _trees(tmp_path, old, new)
+    result = run("check", str(old_dir), str(new_dir))
+    assert result.returncode == code, result.stdout + result.stderr
+    assert said in result.stdout + result.stderr

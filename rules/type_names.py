@@ -1,5 +1,6 @@
 """The named types a schema file defines, nested ones included, each with its definition: what
-bot/review/moves.py follows when a type leaves one file for another, however deep it now sits.
+the App (bot/review/moves.py) and directory mode (rules/tree.py) follow when a type leaves one
+file for another, however deep it now sits.
 
 Avro: every record, enum and fixed at any depth, namespaces inherited as the specification
 says (rules.avro.library). JSON Schema: the `$id` of the document and of every subschema, each
@@ -13,9 +14,10 @@ import re
 import secrets
 from typing import Mapping, NamedTuple
 
-from rules import Format, SchemaError, jsontext
-from rules.avro.library import definition_nodes
-from rules.jsonschema.refs import declared_ids
+from . import jsontext
+from .avro.library import definition_nodes
+from .jsonschema.refs import declared_ids
+from .model import Format, SchemaError
 
 # Protobuf's comments and string literals (no name is in them). Every alternative always matches
 # (an unterminated comment or string runs to the end of the file or line), so the scan stays
@@ -50,6 +52,7 @@ def defined(fmt: Format, text: str | bytes | None, *, located: bool = False) -> 
     if fmt is Format.PROTOBUF:
         return Defined(None, dict.fromkeys(_proto_types(text)))
     try:
+        text = text.removeprefix("\ufeff")  # a byte order mark, as the engine reads it (utf-8-sig)
         document = jsontext.loads(text, "") if located else json.loads(text)
     except (SchemaError, ValueError, RecursionError):
         return NOTHING
