@@ -1,5 +1,5 @@
 """Issue 18 (round 3): a reviewed schema uses a file the config does not review (a `$ref`
-target or a `.proto` import outside `paths`), and the pull request changes only that file.
+target or a protobuf import outside `paths`, `.proto` or not), and the pull request changes only that file.
 The gate said "No schema files changed"; the reviewed users must fail as not reviewed. Each
 case: base files, head changes, and the reviewed files that must be listed as not reviewed
 (an empty tuple: nothing uses the changed file, the review stays green)."""
@@ -41,6 +41,14 @@ CASES = {
         {"order.schema.json": pretty(ORDER), "common/defs.json": pretty(DEFS),
          "package.json": "{}\n"},
         {"package.json": '{"name": "x"}\n'}, ()),
+    # protoc imports any file name: a change to an imported `.inc` changes the importer.
+    "proto-import-of-another-suffix": (
+        {"price.proto": API.replace('"common/money.proto"', '"types.inc"'), "types.inc": MONEY},
+        {"types.inc": MONEY_BROKEN}, ("price.proto",)),
+    "unimported-file-beside-protos-changed": (
+        {"price.proto": API.replace('"common/money.proto"', '"types.inc"'), "types.inc": MONEY,
+         "notes.txt": "a\n"},
+        {"notes.txt": "b\n"}, ()),
     "proto-import-outside-paths": (
         {CONFIG: PROTO_PATHS, "proto/api/price.proto": API, "proto/common/money.proto": MONEY},
         {"proto/common/money.proto": MONEY_BROKEN}, ("proto/api/price.proto",)),

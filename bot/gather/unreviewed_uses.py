@@ -1,7 +1,7 @@
 """Reviewed schemas that use a file the pull request changes but the config does not review.
 
-A `$ref` to a `.json` file outside `paths`, or an import of a `.proto` file outside them, makes
-that file part of the schema: the rules never read it as one (a `$ref` to it is withheld, an
+A `$ref` to a `.json` file outside `paths`, or an import of a file outside them (protoc imports
+any file name: `import "types.inc";`), makes that file part of the schema: the rules never read it as one (a `$ref` to it is withheld, an
 import is compiled but not compared), so a change to it would reach the contract unreviewed.
 Each unchanged reviewed file using such a changed file, directly or through other files, is
 returned as not reviewed (SCHEMA_NOT_REVIEWED), naming the file and how to bring it in: a file
@@ -19,8 +19,10 @@ from bot.gather.users import users_of
 from bot.review.review import FileChange, FileStatus
 
 # The formats whose files name other files by path, and the suffix such a file must have to be
-# one the rules would read (a JSON Schema `$ref` target is JSON; an import is a .proto file).
-SUFFIXES = {Format.JSONSCHEMA: ".json", Format.PROTOBUF: ".proto"}
+# one the rules would read: a JSON Schema `$ref` target is JSON; protoc imports any file name,
+# so every changed file no format reviews may be a protobuf import (its users are searched only
+# where the head has reviewed .proto files).
+SUFFIXES = {Format.JSONSCHEMA: ".json", Format.PROTOBUF: ""}
 USES_UNREVIEWED = ('it uses "{used}", which this pull request changes and the config\'s `paths` '
                    "do not review as {format}: a change to what a schema uses changes the schema; "
                    "add that file to `paths`")
