@@ -8,13 +8,14 @@ from typing import Callable
 
 from rules import Format
 from rules.limits import MAX_SCHEMA_BYTES
+from rules.proto_imports import imported
 from rules.protobuf import bufyaml
 
 from bot.gather import proto_users, unreviewed_uses
 from bot.config.config import Config
 from bot.github.blobs import LINKED, LINKED_IMPORT, Blob
 from bot.github.repo import RepoClient
-from bot.gather.proto_users import IMPORT, candidates
+from bot.gather.proto_users import candidates
 from bot.review.review import FileChange, FileStatus
 from bot.gather.schemaset import Listing, formats_of, schema_sets, uses_sets
 from bot.gather.users import (MAX_CONTEXT_FILES, TOO_MANY, TREE_TRUNCATED, UNREADABLE, users_unchecked,
@@ -244,7 +245,7 @@ def _imports(repo: RepoClient, roots: tuple[str, ...], blobs: Mapping) -> tuple[
     for _round in range(MAX_IMPORT_ROUNDS):
         wanted = {}
         for owner, ref, importer, text in todo:
-            for name in IMPORT.findall(text):
+            for name in imported(text):
                 if not name.startswith(WELL_KNOWN) and name not in found[owner]:
                     wanted[(owner, name)] = [(ref, c) for c in candidates(name, importer, roots)]
         missing = [key for keys in wanted.values() for key in keys if key not in fetched]

@@ -7,15 +7,11 @@ import or type and the changed file. Shared by the App (bot/gather/changes.py) a
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping
 from posixpath import dirname, join, normpath
 
 from rules import Format
-from rules.proto_imports import IMPORT_TEXT as IMPORT
-
-# An import whose names the importing file passes on to its own importers.
-PUBLIC_IMPORT = re.compile(r'^\s*import\s+public\s+"([^"\n]+)"\s*;', re.MULTILINE)
+from rules.proto_imports import imports
 
 
 def changed(changes: Iterable) -> dict[str, str]:
@@ -50,15 +46,13 @@ def importers(targets: Mapping[str, str], files: Mapping[str, str],
     directly or through files that `import public` it (whose importers see its names too) ->
     the pull request's paths of those it sees, sorted."""
     roots = tuple(roots)
-    imported = {path: ([c for name in IMPORT.findall(text) for c in candidates(name, path, roots)],
-                       [c for name in PUBLIC_IMPORT.findall(text) for c in candidates(name, path, roots)])
-                 for path, text in sorted(files.items())}
+    reads = {path: _reads(text, path, roots) for path, text in sorted(files.items())}
     seen = {path: frozenset((changed,)) for path, changed in targets.items()}  # what a path shows
     out: dict[str, frozenset[str]] = {}
     grew = True
     while grew:  # each round adds to some set, so at most as many rounds as there are files
         grew = False
-        for path, (names, public) in imported.items():
+        for path, (names, public) in reads.items():
             hit = frozenset().union(*(seen[c] for c in names if c in seen))
             if hit and hit != out.get(path):
                 out[path], grew = hit, True
@@ -66,3 +60,11 @@ def importers(targets: Mapping[str, str], files: Mapping[str, str],
             if shown - seen.get(path, frozenset()):
                 seen[path], grew = seen.get(path, frozenset()) | shown, True
     return {path: tuple(sorted(hit)) for path, hit in sorted(out.items())}
+
+
+def _reads(text: str, path: str, roots: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """The paths a file's imports may name, and those of its `import public`s, whose names it
+    passes on to its own importers."""
+    found = [i for i in imports(text) if i.name]
+    return ([c for i in found for c in candidates(i.name, path, roots)],
+            [c for i in found if i.modifier == "public" for c in candidates(i.name, path, roots)])

@@ -135,8 +135,12 @@ def _enum(old: Enum, new: Enum, anchor: int) -> Iterator[Pair]:
     for number, values in old.by_number.items():
         twins = new.by_number.get(number)
         if twins:
-            # Aliases may come and go; only a number whose names all changed was renamed.
-            if not {v.name for v in values} & {v.name for v in twins}:
+            # JSON writers emit a number's first-declared name and parsers take any of its
+            # names: a first name the other version lacks for the number changed its JSON (a
+            # rename, an alias declared before it or its first name removed). Later aliases may
+            # come and go (rules/protobuf/enum_value_renamed.py).
+            if (values[0].name not in {v.name for v in twins}
+                    or twins[0].name not in {v.name for v in values}):
                 yield Pair(Kind.ENUM_VALUE, values[0], twins[0], old, new, anchor)
             continue
         for value in values:

@@ -42,6 +42,15 @@ ORDER_PROTO = 'syntax = "proto3";\npackage p;\nimport "a.proto";\nmessage Order 
 PROTO_BASE = {"buf.yaml": BUF_V2, "proto/a.proto": MONEY_PROTO + OTHER_PROTO.split("package p;\n")[1],
               "proto/b.proto": ORDER_PROTO}
 
+# protoc takes either quote, comments between the tokens, escapes and adjacent literals.
+IMPORT_SPELLINGS = {
+    "in-single-quotes": "import 'a.proto';",
+    "with-a-comment": 'import /* money */ "a.proto";',
+    "across-lines": 'import // money\n  "a.proto"\n  ;',
+    "of-adjacent-literals": 'import "a" \'.proto\';',
+    "with-an-escape": 'import "\\x61.proto";',
+}
+
 
 @dataclass(frozen=True)
 class Case:
@@ -88,6 +97,18 @@ CASES = {
     "proto-message-removed-behind-import-public": Case(
         {**PROTO_BASE,
          "proto/b.proto": 'syntax = "proto3";\npackage p;\nimport public "a.proto";\nmessage B { int32 y = 1; }\n',
+         "proto/c.proto": ORDER_PROTO.replace('"a.proto"', '"b.proto"')},
+        {"proto/a.proto": OTHER_PROTO},
+        "proto/c.proto", '"Money" is not defined', "proto/a.proto"),
+    # An import protoc reads however it is spelled; the user search reads it as protoc does.
+    **{f"proto-import-{spelling}": Case(
+        {**PROTO_BASE, "proto/b.proto": ORDER_PROTO.replace('import "a.proto";', statement)},
+        {"proto/a.proto": OTHER_PROTO}, "proto/b.proto", '"Money" is not defined', "proto/a.proto")
+       for spelling, statement in IMPORT_SPELLINGS.items()},
+    "proto-import-public-spelled-otherwise": Case(
+        {**PROTO_BASE,
+         "proto/b.proto": ('syntax = "proto3";\npackage p;\nimport public /* passed on */ \'a\' ".proto";\n'
+                           'message B { int32 y = 1; }\n'),
          "proto/c.proto": ORDER_PROTO.replace('"a.proto"', '"b.proto"')},
         {"proto/a.proto": OTHER_PROTO},
         "proto/c.proto", '"Money" is not defined', "proto/a.proto"),

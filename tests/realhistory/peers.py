@@ -12,6 +12,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from rules.proto_imports import imported
+
 BUF_TIMEOUT = 60
 BREAKING = 100  # buf's exit status when it found breaking changes
 
@@ -73,9 +75,6 @@ def buf(old_root: Path, new_root: Path, file: str, category: str, *, cache: Path
                    if (run.stderr or run.stdout).strip() else f"exit {run.returncode}")
 
 
-IMPORT = re.compile(r'^\s*import\s+(?:public\s+|weak\s+)?"([^"]+)"\s*;', re.MULTILINE)
-
-
 def closure(root: Path, file: str) -> list[str]:
     """`file` and every file it imports, transitively, that exists under root (google/protobuf
     comes with buf; a missing import is left for buf to report)."""
@@ -85,7 +84,7 @@ def closure(root: Path, file: str) -> list[str]:
         if name in seen or not (root / name).is_file():
             continue
         seen.append(name)
-        todo += IMPORT.findall((root / name).read_text(encoding="utf-8", errors="replace"))
+        todo += imported((root / name).read_bytes())
     return seen
 
 
