@@ -79,6 +79,8 @@ def check_trees(old_dir: str, new_dir: str, *, classify: Classify, options: Opti
     every = {**old_files, **new_files}
     changed = {every[rel][0] if rel in every else EXTENSIONS.get(os.path.splitext(rel)[1].lower())
                for rel in sorted(old_all | new_all) if _differs(old_dir, new_dir, rel)}
+    if Format.PROTOBUF not in changed and _import_changed(old_dir, new_dir, old_all | new_all, every, proto_paths):
+        changed.add(Format.PROTOBUF)
     seen: list[tuple[str, Finding]] = []  # (file checked, what its check found)
     checked: list[str] = []
     refused = {_relative(problem.file, old_dir, new_dir) for problem in problems}
@@ -199,6 +201,37 @@ def _moves(old_dir: str, new_dir: str, removed: list[str], added: list[str], old
             else:
                 unsure.setdefault(was, rel)
     return pairs, {was: rel for was, rel in unsure.items() if was not in paired}
+
+
+def _import_changed(old_dir: str, new_dir: str, files: set[str], every: dict,
+                    proto_paths: tuple[str, ...]) -> bool:
+    """Whether a file the trees' .proto files import, directly or through one another, that is
+    no schema file of the walk (protoc imports any name: `import "types.inc";`) differs between
+    the trees. Only paths inside the trees are read, bounded like every read."""
+    from . import proto_imports
+
+    pending = [rel for rel in sorted(files) if every.get(rel, (None,))[0] is Format.PROTOBUF]
+    seen = set(pending)
+    while pending and len(seen) <= MAX_TREE_FILES:
+        rel = pending.pop()
+        names = set()
+        for tree in (old_dir, new_dir):
+            try:
+                names.update(proto_imports.imported(read_regular(os.path.join(tree, rel), MAX_SCHEMA_BYTES)))
+            except SchemaError:
+                continue
+        for name in sorted(names):
+            for root in ("", *proto_paths):
+                path = os.path.normpath(os.path.join(root, name)).replace(os.sep, "/")
+                if name.startswith(proto_imports.WELL_KNOWN) or os.path.isabs(path) \
+                        or path.startswith("..") or path in seen:
+                    continue
+                if any(os.path.lexists(os.path.join(tree, path)) for tree in (old_dir, new_dir)):
+                    if _differs(old_dir, new_dir, path):
+                        return True
+                    seen.add(path)
+                    pending.append(path)
+    return False
 
 
 def _buf_layout(tree: str, files: set[str]):

@@ -305,3 +305,22 @@ def test_a_schema_moved_to_another_path_is_followed(tmp_path, old, new, code, sa
     result = run("check", str(old_dir), str(new_dir))
     assert result.returncode == code, result.stdout + result.stderr
     assert said in result.stdout + result.stderr
+
+
+ORDER_INC = 'syntax = "proto3";\npackage shop;\nimport "types.inc";\nmessage Order { Money total = 1; }\n'
+MONEY_INC = 'syntax = "proto3";\npackage shop;\nmessage Money { int64 cents = 1; }\n'
+
+
+@pytest.mark.parametrize("changed, code", [
+    ({"types.inc": MONEY_INC.replace("int64", "string")}, 1),  # old bytes: cents read as ""
+    ({"notes.txt": "b\n"}, 0),
+], ids=["imported-file-changed", "unimported-file-changed"])
+def test_a_proto_import_of_another_suffix_is_part_of_the_schema(tmp_path, changed, code):
+    for side, files in (("old", {}), ("new", changed)):
+        tree = {"order.proto": ORDER_INC, "types.inc": MONEY_INC, "notes.txt": "a\n", **files}
+        for rel, text in tree.items():
+            (tmp_path / side / rel).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / side / rel).write_text(text)
+    result = run("check", str(tmp_path / "old"), str(tmp_path / "new"))
+    assert result.returncode == code, result.stdout + result.stderr
+    assert ("PROTO_FIELD_TYPE_INCOMPATIBLE" in result.stdout) is (code == 1)
