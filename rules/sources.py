@@ -43,7 +43,11 @@ def read(path: str, *, proto_paths: tuple[str, ...] = (), root: str | None = Non
         layout = buf_layout(path)
         proto_paths = tuple(dict.fromkeys((*proto_paths, *layout.roots)))
         deps = layout.deps_of(str(Path(path).resolve()))
-    return Source(path=path, text=decode(path, data), proto_paths=own_root_first(path, proto_paths),
+        # Last, the tree the file sits in (directory mode's, or the pair's), else its own
+        # directory, as the not-found message says: a sibling import resolves.
+        own = root if root is not None else str(Path(path).parent)
+        proto_paths = tuple(dict.fromkeys((*own_root_first(path, proto_paths), own)))
+    return Source(path=path, text=decode(path, data), proto_paths=proto_paths,
                   imports=imports, buf_deps=deps)
 
 

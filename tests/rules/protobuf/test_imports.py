@@ -105,3 +105,17 @@ def test_each_side_resolves_imports_from_its_own_root_first(tmp_path, roots_orde
     report = rules.check(rules.read(old, proto_paths=tuple(roots)),
                          rules.read(new, proto_paths=tuple(roots)))
     assert report.compatible and report.findings == ()
+
+
+def test_a_sibling_import_resolves_from_the_files_own_directory(tmp_path):
+    # As the not-found message says: `check o/order.proto n/order.proto` with types.proto beside
+    # each; the sibling's change shows (old bytes of an int64 read as a string fail).
+    order = 'syntax = "proto3";\npackage shop;\nimport "types.proto";\nmessage Order { Money total = 1; }\n'
+    money = 'syntax = "proto3";\npackage shop;\nmessage Money { int64 cents = 1; }\n'
+    for side, text in (("o", money), ("n", money.replace("int64", "string"))):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "order.proto").write_text(order)
+        (tmp_path / side / "types.proto").write_text(text)
+    report = rules.check(rules.read(str(tmp_path / "o" / "order.proto")),
+                         rules.read(str(tmp_path / "n" / "order.proto")))
+    assert [f.rule for f in report.findings] == ["PROTO_FIELD_TYPE_INCOMPATIBLE"]
