@@ -31,6 +31,7 @@ from .siblings import sibling_documents
 from .witnesses import Confirmer, generated
 
 DEFAULT_REPORT = Path("bench/results/jsonschema-instances.md")
+PER_FINDING = 8  # CPU seconds of candidates per finding and source
 
 
 def judge(pair: dict, trees: Path) -> dict:
@@ -57,7 +58,7 @@ def judge(pair: dict, trees: Path) -> dict:
             continue
         ours = [finding.example.payload] if finding.example else []
         # Both sources are tried, so the report shows how often the independent one agrees.
-        found = {origin: next((c for c in candidates if confirmer.confirms(c)), None)
+        found = {origin: next((c for c in _within(candidates, PER_FINDING) if confirmer.confirms(c)), None)
                  for origin, candidates in (("engine", ours),
                                             ("generator", chain(
                                                 conditional_documents(old, new, finding.path, confirmer.mend),
@@ -70,6 +71,17 @@ def judge(pair: dict, trees: Path) -> dict:
                          "witness": json.dumps(witness)[:300] if witness is not None else None,
                          "engine_example": bool(ours)})
     return {**row, "findings": findings, "cpu": round(time.process_time() - started, 2)}
+
+
+def _within(candidates, seconds: float):
+    """The candidates tried until `seconds` of CPU are spent on them: one finding of a schema
+    whose every validation is slow cannot use up the pair's limit and leave the others unjudged
+    (one left unconfirmed that way is listed like any other)."""
+    deadline = time.process_time() + seconds
+    for candidate in candidates:
+        if time.process_time() > deadline:
+            return
+        yield candidate
 
 
 def _beside(path: Path) -> dict:
@@ -95,8 +107,9 @@ def _safe(pair: dict, trees: Path, seconds: int) -> dict:
                 "unusable": f"over {seconds} s of CPU"}
 
 
-class CpuSpent(Exception):
-    """The worker's CPU limit was reached (SIGXCPU)."""
+class CpuSpent(BaseException):
+    """The worker's CPU limit was reached (SIGXCPU): not an Exception, so no search's broad
+    handler takes it for a candidate's failure."""
 
 
 def _spent(_signum, _frame):

@@ -10,18 +10,48 @@ from __future__ import annotations
 
 import copy
 import re
+import signal
 
 from jsonschema.exceptions import best_match
 
 from rules.jsonschema import regex_cover
 
 ROUNDS = 40  # errors mended per document
+MEND_SECONDS = 3  # CPU for mending one document, all rounds
 UNEXPECTED = re.compile(r"'((?:[^'\\]|\\.)*)'")
 
 
+class Slow(BaseException):
+    """A bounded call spent its CPU (not an Exception: no broad handler swallows it)."""
+
+
+def _too_slow(_signum, _frame):
+    raise Slow
+
+
+def bounded(call, seconds: float):
+    """`call()`, or Slow raised once it has spent `seconds` of CPU: the `jsonschema` library
+    does not memoise, and a closed schema's `unevaluatedProperties` over deep `allOf`/`$ref`
+    chains can take minutes for one document. Not nested (one profiling timer)."""
+    previous = signal.signal(signal.SIGPROF, _too_slow)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        return call()
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
+
+
 def mended(validator, document, build, rounds: int = ROUNDS):
-    """`document` rewritten until `validator` accepts it, or None. `build(schema)` makes a
-    small document for a subschema (the generator's `minimal`)."""
+    """`document` rewritten until `validator` accepts it, or None (also past MEND_SECONDS).
+    `build(schema)` makes a small document for a subschema (the generator's `minimal`)."""
+    try:
+        return bounded(lambda: _mended(validator, document, build, rounds), MEND_SECONDS)
+    except Slow:
+        return None
+
+
+def _mended(validator, document, build, rounds: int):
     out = copy.deepcopy(document)
     attempts: dict = {}
     for _ in range(rounds):

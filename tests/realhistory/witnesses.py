@@ -28,9 +28,10 @@ import referencing.jsonschema
 from rules.examples.instances import EXTRA, ITEMS
 from rules.examples.jsonschema import _location
 
-from .repair import mended
+from .repair import Slow, bounded, mended
 
 MAX_CANDIDATES = 400  # generated documents tried per finding
+VALIDATION_SECONDS = 2  # CPU for one document's validation by one schema
 MAX_GONE_VALUES = 12  # values tried for each property NEW no longer declares
 MAX_MENDED = 12  # starts mended into valid OLD documents per finding
 MAX_MENDED_CANDIDATES = 80  # documents with a value at the finding's place, mended
@@ -89,9 +90,12 @@ def _objects(node):
 
 
 def _valid(validator, instance) -> bool | None:
-    """None when the library cannot evaluate the schema (an odd keyword, an unresolved $ref)."""
+    """None when the library cannot evaluate the schema (an odd keyword, an unresolved $ref),
+    or not within VALIDATION_SECONDS of CPU (repair.bounded)."""
     try:
-        return validator.is_valid(instance)
+        return bounded(lambda: validator.is_valid(instance), VALIDATION_SECONDS)
+    except Slow:
+        return None
     except Exception:  # noqa: BLE001 - the library's own failure: nothing confirmed either way
         return None
 
