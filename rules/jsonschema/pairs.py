@@ -238,7 +238,8 @@ def _property(ctx, old: Flat, new: Flat, name: str, path: str, lines: tuple, see
     old_all, new_all = (content.applying(flat, name, compared=both) for flat in (old, new))
     old_extra, new_extra = old_all[len(declared[0]):], new_all[len(declared[1]):]
     if len(old_extra) == len(new_extra) and all(map(lambda a, b: untouched.same(ctx, a, b), old_extra, new_extra)):
-        yield from walk(ctx, *declared, path, lines, seen, depth, anchor)
+        yield from _backward_confirmed(ctx, old, name, both, declared, path, lines, depth, anchor,
+                                       walk(ctx, *declared, path, lines, seen, depth, anchor))
         return
     try:
         ctx.old_flats.alternatives(old_all, lines[0])
@@ -254,7 +255,41 @@ def _property(ctx, old: Flat, new: Flat, name: str, path: str, lines: tuple, see
             if not any(untouched.same(ctx, extra, kept) for kept in new_extra):
                 yield from _one_way(ctx, Direction.FORWARD, ctx.run((extra,), declared[1], path, lines, seen, depth))
         return
-    yield from walk(ctx, old_all, new_all, path, lines, seen, depth, anchor)
+    yield from _backward_confirmed(ctx, old, name, both, (old_all, new_all), path, lines, depth, anchor,
+                                   walk(ctx, old_all, new_all, path, lines, seen, depth, anchor))
+
+
+def _backward_confirmed(ctx, old: Flat, name: str, both: frozenset, compared: tuple, path: str,
+                        lines: tuple, depth: int, anchor: tuple, items) -> Iterator:
+    """The findings of comparing `compared` (a property's schemas, less the patterns both sides
+    have), each breaking backward only where old data that also met those old patterns breaks:
+    A within B is not needed for A and P within B and P' (an old pattern for every name may
+    already narrow `type` on each array item as the new declaration does). Such data breaks
+    at the same path, though maybe by another rule (the pattern declares what was added)."""
+    shared = tuple(s for pattern, schemas in old.pattern_props.items()
+                   if pattern in both and content.find(pattern, name) for s in schemas)
+    if not shared or ctx.memo.get("confirming"):  # (one confirmation at a time: they nest deep)
+        yield from items
+        return
+    found = list(ctx.check(items))
+    if not any(Direction.BACKWARD in ctx.breaks_of(f) for f in found):
+        yield from found
+        return
+    whole = compared[0] + shared
+    ctx.memo["confirming"] = True
+    try:
+        again = {f.path for f in ctx.check(walk(ctx, whole, compared[1], path, lines, set(), depth, anchor))
+                 if Direction.BACKWARD in ctx.breaks_of(f)}
+    except (SchemaError, RecursionError):  # (below, too many alternatives, or too deep)
+        yield from found
+        return
+    finally:
+        ctx.memo["confirming"] = False
+    for finding in found:
+        if Direction.BACKWARD in ctx.breaks_of(finding) and finding.path not in again:
+            yield from _one_way(ctx, Direction.FORWARD, (finding,))
+        else:
+            yield finding
 
 
 def _below(anchor: tuple, name: str) -> tuple:
