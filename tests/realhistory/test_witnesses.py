@@ -84,7 +84,13 @@ def _resources(kinds: list, added: tuple = ()) -> dict:
 
 
 # (name, old, new, a finding's path): the generator alone finds a confirmed witness.
+PATTERN = {"oneOf": [{"type": "string"}, {"type": "object", "properties": {"regex": {"type": "string"}}}]}
 REACHED = [
+    ("a removed list whose items were strings or objects, the new catch-all taking strings only",
+     {"type": "object", "properties": {"urls": {"type": "array", "items": {"$ref": "#/definitions/p"}}},
+      "definitions": {"p": PATTERN}},
+     {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}},
+      "definitions": {"p": PATTERN}}, "$.urls"),
     ("enum narrowed", {"properties": {"k": {"enum": ["a", "b"]}}},
      {"properties": {"k": {"enum": ["a"]}}}, "$.k/enum"),
     ("type narrowed in a map", {"properties": {"m": {"additionalProperties": {"type": ["string", "number"]}}}},

@@ -484,6 +484,23 @@ def _gone(old, new, location: tuple) -> list:
             for name, schema in before.items() if name not in after]
 
 
+def _variants(root, schema) -> list:
+    """Small documents of `schema`: its minimal one, one of each of its alternatives, and, for
+    an array, one holding an item of each alternative its items take (a removed list of
+    patterns whose items were strings or objects: the new name's schema takes only strings)."""
+    node = _resolve(root, schema)
+    out = [minimal(root, schema)]
+    if not isinstance(node, dict):
+        return out
+    out += [minimal(root, branch) for key in ("oneOf", "anyOf") if isinstance(node.get(key), list)
+            for branch in node[key]]
+    items = _resolve(root, node.get("items"))
+    if isinstance(items, dict):
+        out += [[minimal(root, branch)] for key in ("oneOf", "anyOf") if isinstance(items.get(key), list)
+                for branch in items[key]]
+    return _distinct(out)
+
+
 def generated(old, new, path: str, mend=None):
     """Candidates from the finding's path alone: at most MAX_CANDIDATES documents. With
     `mend` (Confirmer.mend), each start is also tried mended into a valid OLD document, and
@@ -512,7 +529,7 @@ def generated(old, new, path: str, mend=None):
     count = len(starts)
     for start, extra in starts[:MAX_MENDED]:  # a renamed property: old data holds the old name
         for place, schema in _gone(old, new, location):
-            for value in [minimal(old, schema), *values[1:MAX_GONE_VALUES]]:
+            for value in [*_variants(old, schema), *values[1:MAX_GONE_VALUES]]:
                 document = _put(start, place, value, extra)
                 if document is not None:
                     yield document
