@@ -18,6 +18,9 @@ NOISE = type_names.NOISE  # protobuf's comments and string literals, out of its 
 WORDS = re.compile(r"[\w.]+|[^\w\s]")
 SIMILAR = 0.5  # shared features over the larger file's: git's default rename threshold (-M50%)
 MAX_DEPTH = 256  # JSON nesting walked for features (deeper is left out)
+# Content comparisons per review, at most (each costs both files' features); beyond it the
+# unpaired removals without an identity fail closed.
+MAX_COMPARISONS = 10_000
 
 
 def identities(fmt: Format, text: str | bytes | None) -> frozenset[str]:

@@ -19,7 +19,7 @@ from pathlib import Path
 from .engine import EXTENSIONS, check
 from . import likeness
 from .limits import MAX_SCHEMA_BYTES
-from .localfile import Refused, refusal, read_regular
+from .localfile import Refused, linked_parent, refusal, read_regular
 from .model import Finding, Format, Mode, Options, Report, SchemaError
 from .once import once
 from .sources import read
@@ -187,19 +187,20 @@ def _moves(old_dir: str, new_dir: str, removed: list[str], added: list[str], old
     pairs = [(was, rel) for was in removed for rel in added
              if gone[was][0] is new[rel][0] and names[was] & names[rel]]
     paired = {rel for pair in pairs for rel in pair}
+    weak = [(was, rel) for was in removed if was not in paired for rel in added
+            if rel not in paired and gone[was][0] is new[rel][0] and not (names[was] and names[rel])]
+    if len(weak) > likeness.MAX_COMPARISONS:  # too many to compare: none is known to have moved
+        return pairs, dict(weak)
+    compared = {rel for pair in weak for rel in pair}
+    features = {rel: likeness.features(*side) for rel, side in {**gone, **new}.items()
+                if rel in compared}  # each file parsed once, not once per pair
     unsure: dict[str, str] = {}
-    for was in removed:
-        if was in paired:
-            continue
-        for rel in added:
-            if rel in paired or gone[was][0] is not new[rel][0] or (names[was] and names[rel]):
-                continue
-            if likeness.similarity(likeness.features(gone[was][0], gone[was][1]),
-                                   likeness.features(new[rel][0], new[rel][1])) >= likeness.SIMILAR:
-                pairs.append((was, rel))
-                paired.add(was)
-            else:
-                unsure.setdefault(was, rel)
+    for was, rel in weak:
+        if likeness.similarity(features[was], features[rel]) >= likeness.SIMILAR:
+            pairs.append((was, rel))
+            paired.add(was)
+        else:
+            unsure.setdefault(was, rel)
     return pairs, {was: rel for was, rel in unsure.items() if was not in paired}
 
 
@@ -227,7 +228,8 @@ def _import_changed(old_dir: str, new_dir: str, files: set[str], every: dict,
                         or path.startswith("..") or path in seen:
                     continue
                 if any(os.path.lexists(os.path.join(tree, path)) for tree in (old_dir, new_dir)):
-                    if _differs(old_dir, new_dir, path):
+                    if any(linked_parent(os.path.join(tree, path), tree) for tree in (old_dir, new_dir)) \
+                            or _differs(old_dir, new_dir, path):  # a linked folder: not followed
                         return True
                     seen.add(path)
                     pending.append(path)

@@ -23,12 +23,9 @@ from dataclasses import replace
 from typing import Callable, Iterator
 
 from rules import type_names
-from rules.likeness import SIMILAR, features, identities, similarity
+from rules.likeness import MAX_COMPARISONS, SIMILAR, features, identities, similarity
 
 RENAMED = "renamed"  # the files API's status (bot.review.review.FileStatus.RENAMED)
-# Content comparisons per pull request, at most (each costs both files' features); beyond it
-# the unpaired removals without an identity fail closed.
-MAX_COMPARISONS = 10_000
 AMBIGUOUS = ('it was removed and "{added}" added, one of them without a type name to follow '
              "(an Avro full name, a protobuf `package.Message`, a JSON Schema `$id`), and their "
              "contents not found alike enough to call it a move")

@@ -53,18 +53,17 @@ def parse(source: Source) -> Parsed:
     draft = _draft(root, source.path)
     schemas = keywords.walk(root)
     _check_patterns(schemas, source.path)
-    parsed = _read(source, root, schemas, draft)
-    if isinstance(root, dict) and "$schema" not in root:
-        object.__setattr__(parsed, "unnamed", (source, schemas))
-    return parsed
+    unnamed = (source, schemas) if isinstance(root, dict) and "$schema" not in root else None
+    return _read(source, root, schemas, draft, unnamed)
 
 
-def _read(source: Source, root, schemas: list, draft: Draft) -> Parsed:
+def _read(source: Source, root, schemas: list, draft: Draft, unnamed: tuple | None = None) -> Parsed:
     _validate(schemas, draft, source.path)
     refs = Refs(root, draft, source.path, schemas, source.imports, source.withheld)
     refs.check_all()
     return Parsed(path=source.path, lines=tuple(file_lines(source.text)), root=root, draft=draft,
-                  refs=refs, notes=_draft_notes(root, draft, source.path) + outside.notes(refs))
+                  refs=refs, notes=_draft_notes(root, draft, source.path) + outside.notes(refs),
+                  unnamed=unnamed)
 
 
 def as_latest(parsed: Parsed) -> Parsed | None:
