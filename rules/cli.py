@@ -19,9 +19,12 @@ from .engine import EXTENSIONS
 from .limits import FILE_BUDGET_SECONDS
 from .model import NOT_SEARCHED, Format, Mode, Options, Policy, Report, SchemaError, Source
 from .output import Output
-from .sources import buf_layout, read
-from .tree import Classify, by_extension, check_trees, paired_roots
+from .sources import buf_layout, paired_roots, read
 from .visible import line_start, visible, visible_json
+
+TYPE_CHECKING = False  # importing typing for it costs a file check ~3 ms
+if TYPE_CHECKING:  # directory mode imports every format's rules: a file check needs one
+    from .tree import Classify
 
 EXIT_USAGE = 2
 UNUSABLE = "unusable schema"
@@ -302,6 +305,8 @@ def _check_trees(args: argparse.Namespace, configured: Configured | None) -> int
         raise SchemaError(args.new if os.path.isdir(args.old) else args.old, None, MIXED)
     if args.against:
         raise SchemaError(args.against[0], None, TREE_AGAINST)
+    from .tree import by_extension, check_trees
+
     mode = Mode(args.mode) if args.mode else Mode.BACKWARD
     inner = configured.classify if configured else by_extension(mode)
     chosen = Format(args.format) if args.format else None

@@ -180,3 +180,18 @@ def own_root_first(path: str, roots: tuple[str, ...]) -> tuple[str, ...]:
     # The deepest root that holds the file is its own; the rest keep their order.
     own = max(holding, key=lambda root: len(Path(root).resolve().parts))
     return (own, *(root for root in roots if root != own))
+
+
+def paired_roots(old: str, new: str) -> tuple[str | None, str | None]:
+    """The trees two files sit in, when they are the same file of two trees: for
+    `old/avro/shop/order.avsc new/avro/shop/order.avsc` the trees are `old` and `new`, where
+    the file's named types and `$ref`s are looked for. Else None (its own directory)."""
+    old_parts, new_parts = Path(old).parts, Path(new).parts
+    same = 0
+    while (same < min(len(old_parts), len(new_parts)) - 1
+           and old_parts[-1 - same] == new_parts[-1 - same]):
+        same += 1
+    if same < 2 or old_parts[:-same] == new_parts[:-same]:
+        return None, None  # only the name is shared: two versions side by side
+    return (str(Path(*old_parts[:-same])) if len(old_parts) > same else ".",
+            str(Path(*new_parts[:-same])) if len(new_parts) > same else ".")

@@ -91,3 +91,19 @@ def test_main_run_in_process_leaves_no_cpu_limit_behind(files):
     before = resource.getrlimit(resource.RLIMIT_CPU)
     assert main(["check", files("old.avsc", AVRO_OLD), files("new.avsc", AVRO_OPTIONAL)]) == 0
     assert resource.getrlimit(resource.RLIMIT_CPU) == before
+
+
+@pytest.mark.parametrize("suffix, old, new", [
+    (".avsc", AVRO_OLD, AVRO_ADDED),
+    (".json", '{"type": "object"}\n', '{"type": "object", "required": ["id"]}\n'),
+])
+def test_a_file_check_imports_no_format_package_before_its_checking_child(files, suffix, old, new):
+    # Directory mode (rules.tree) needs every format's rules; a file check forks a child that
+    # imports its own format only. Importing the others cost each check ~80 ms (issue 24).
+    code = ("import sys; from rules.cli import main; code = main(sys.argv[1:]); "
+            "print(code, sorted(m for m in sys.modules if m.split('.')[:2] in "
+            "(['rules', 'avro'], ['rules', 'jsonschema'], ['rules', 'protobuf'], ['rules', 'tree'])))")
+    out = subprocess.run([sys.executable, "-c", code, "check", files("old" + suffix, old),
+                          files("new" + suffix, new), "--json"],
+                         cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip().splitlines()[-1] == "1 []", out.stdout + out.stderr
