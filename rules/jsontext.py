@@ -100,15 +100,16 @@ class LineDict(dict):
         # object's own key (a string value is never followed by a colon).
         if key not in self:
             return self.line
-        text, start = self._doc.text, self._start
-        needle = f'"{key}"'
-        at = text.find(needle, start + 1, self._end)
-        if at > 0 and _COLON.match(text, at + len(needle)) and not _ANY_BRACKET.search(text, start + 1, at):
-            return self._doc.line(at)
-        # Slow path: scan this object's own keys once and remember them (objects with nested
-        # values before the key, like "properties", are asked about many keys).
         keys = getattr(self, "_keys", None)
         if keys is None:
+            text, start = self._doc.text, self._start
+            needle = f'"{key}"'
+            at = text.find(needle, start + 1, self._end)
+            if at > 0 and _COLON.match(text, at + len(needle)) and not _ANY_BRACKET.search(text, start + 1, at):
+                return self._doc.line(at)
+            # Slow path: scan this object's own keys once and remember them (objects with nested
+            # values before the key, like "properties", are asked about many keys: once scanned,
+            # each answer is a lookup, not a search through the values before it).
             keys = self._keys = {}
             for name, offset in self._key_offsets():
                 keys.setdefault(name, offset)
