@@ -16,6 +16,8 @@ ANNOTATIONS = frozenset({"title", "description", "default", "examples", "depreca
 
 
 _MAPS_OF_SCHEMAS = frozenset((*MAPS, "dependencies"))
+_RESHAPED = {**dict.fromkeys(FREE_TEXT, "text"), **dict.fromkeys(SINGLE, "single"),
+             **dict.fromkeys((*LISTS, "items"), "list"), **dict.fromkeys(_MAPS_OF_SCHEMAS, "map")}
 _KIND = {**dict.fromkeys(SINGLE, "single"), **dict.fromkeys(LISTS, "list"),
          **dict.fromkeys(MAPS, "map"), "items": "items", "dependencies": "dependencies"}
 
@@ -48,17 +50,22 @@ def walk(root: object) -> list:
 
 def shallow(schema: dict) -> dict:
     """The schema object with each subschema that is an object replaced by `{}`, and free
-    text blanked: what the meta-schema checks of this object alone."""
-    out = {}
-    for key, value in schema.items():
-        if key in SINGLE:
+    text blanked: what the meta-schema checks of this object alone. The object itself where
+    nothing is to replace (callers never change it)."""
+    touched = _RESHAPED.keys() & schema.keys()
+    if not touched:
+        return schema
+    out = dict(schema)  # the keys stay in their order: alike objects are found by their repr
+    for key in touched:
+        value, kind = out[key], _RESHAPED[key]
+        if kind == "single":
             value = {} if isinstance(value, dict) else value
-        elif key in LISTS or key == "items":
+        elif kind == "list":
             value = [{} if isinstance(v, dict) else v for v in value] if isinstance(value, list) else (
                 {} if isinstance(value, dict) else value)
-        elif key in MAPS or key == "dependencies":
+        elif kind == "map":
             value = {k: {} if isinstance(v, dict) else v for k, v in value.items()} if isinstance(value, dict) else value
-        elif key in FREE_TEXT and isinstance(value, str):
+        elif isinstance(value, str):  # free text
             value = ""
         out[key] = value
     return out
@@ -72,7 +79,7 @@ def one_of_each(shallow_schema: dict) -> dict:
     array); its key names only against `"format": "regex"`, which is not asserted. So the
     verdict is the one of the whole object, and objects that differ only in property names
     (most of a big contract) are one object to the meta-schema."""
-    maps = [key for key in shallow_schema if key in _MAPS_OF_SCHEMAS and isinstance(shallow_schema[key], dict)]
+    maps = [key for key in _MAPS_OF_SCHEMAS.intersection(shallow_schema) if isinstance(shallow_schema[key], dict)]
     if not maps:
         return shallow_schema  # most objects (a property's own schema) hold no map
     out = dict(shallow_schema)

@@ -81,6 +81,7 @@ SPECIFICATIONS = {
 
 # Keys that give a schema (or a part of it) a name to be found by, or another draft: only a
 # document holding one somewhere has anything for `referencing`'s crawl to find.
+_REFERENCE_KEYS = frozenset(drafts.ALL_REFERENCES)
 _NAMING = frozenset({"$id", "id", "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$schema"})
 # The same drafts without subresources or anchors: the crawl of a document that names nothing
 # reads its root alone (pointers are resolved through the contents, not through the crawl).
@@ -103,7 +104,8 @@ def uri_of(path: str) -> str:
 
 
 class Refs:
-    """The references of one version: its document, plus the set's files as they are reached."""
+    """The references of one version: its document, plus the set's files as they are reached.
+    `schemas`: every schema object of the document (keywords.walk(root))."""
 
     def __init__(self, root: object, draft: Draft, file: str, schemas: list,
                  files: Mapping[str, str] | None = None, withheld: Mapping[str, str] | None = None):
@@ -131,9 +133,13 @@ class Refs:
     def _add(self, root: object, draft: Draft, uri: str) -> None:
         """Register a document under its path URI (its `$id`s are found by crawling) and
         note the base URI of each of its schemas."""
-        spec = SPECIFICATIONS[draft] if _names_anything(root) else _ROOT_ONLY[draft]
+        names = _names_anything(root)
+        spec = SPECIFICATIONS[draft] if names else _ROOT_ONLY[draft]
         self._registry = self._registry.with_resource(uri, spec.create_resource(root)).crawl()
-        for schema, base, declared in _with_bases(root, draft, uri):
+        # Where nothing declares an `$id`, every schema's base is the document's own URI.
+        bases = _with_bases(root, draft, uri) if names else (
+            (schema, uri, False) for schema in (self._schemas if root is self.root else keywords.walk(root)))
+        for schema, base, declared in bases:
             if declared:
                 first = self._declared.setdefault(base, uri)
                 if first != uri:
@@ -144,8 +150,8 @@ class Refs:
     def keywords_in(node: object) -> tuple[str, ...]:
         """The reference keywords `node` holds (`$ref`, `$dynamicRef`...), of any draft: one
         its draft does not define fails when looked up (NOT_IN_DRAFT)."""
-        if not isinstance(node, dict):
-            return ()
+        if not isinstance(node, dict) or _REFERENCE_KEYS.isdisjoint(node):
+            return ()  # most objects: one set operation, no generator
         return tuple(key for key in drafts.ALL_REFERENCES if isinstance(node.get(key), str))
 
     def target(self, node: dict, keyword: str = "$ref") -> object:
