@@ -50,15 +50,24 @@ def cancellable(still_wanted: Callable[[], bool]) -> Iterator[None]:
 
 # False while the queue still has retries left for the running job (unset: no queue, no retry).
 _last_attempt: contextvars.ContextVar[bool] = contextvars.ContextVar("schema_review_last_attempt", default=True)
+# True while the running job's handler runs for the first time (unset: not known, say False).
+_first_attempt: contextvars.ContextVar[bool] = contextvars.ContextVar("schema_review_first_attempt", default=False)
 
 
 @contextlib.contextmanager
-def attempt(*, last: bool) -> Iterator[None]:
-    token = _last_attempt.set(last)
+def attempt(*, last: bool, first: bool = False) -> Iterator[None]:
+    tokens = _last_attempt.set(last), _first_attempt.set(first)
     try:
         yield
     finally:
-        _last_attempt.reset(token)
+        _last_attempt.reset(tokens[0])
+        _first_attempt.reset(tokens[1])
+
+
+def is_first_attempt() -> bool:
+    """No earlier attempt of the running job got as far as its handler (so left nothing
+    behind on GitHub, such as a check run in progress)."""
+    return _first_attempt.get()
 
 
 def is_final(error: BaseException) -> bool:

@@ -9,7 +9,7 @@ from bot.gather.changes import blob_keys, schema_files, uses_unreviewed
 from bot.config.config import CONFIG_PATH, Config
 from bot.config.configfile import ConfigError
 from bot.github.checks import LOOK_UP, Verdict
-from bot.ambient.jobs import Job, Superseded, is_final
+from bot.ambient.jobs import Job, Superseded, is_final, is_first_attempt
 from bot.overrides.verdict import records_in, since_revoke, verdict
 from bot.overrides.permissions import decide, level, uninvolved
 from bot.handlers.confirmations import with_confirmations
@@ -92,7 +92,8 @@ def review_head(github, target: Target, *, now=utc_now, prepared: tuple | None =
     except Exception as error:
         if not is_final(error):
             raise  # the queue runs the job again; the check stays in progress meanwhile
-        if isinstance(error, Superseded) and not check.started and not _in_progress(repo, target.head_sha):
+        if isinstance(error, Superseded) and not check.started and (
+                is_first_attempt() or not _in_progress(repo, target.head_sha)):
             raise  # replaced before its review put a check on it: the newer head's check gates
         # Never leave the check in progress, and never let an error pass the gate.
         run, before = check.start()

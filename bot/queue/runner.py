@@ -47,7 +47,9 @@ class Runner:
         job: Job = entry["job"]
         subject = subject_of(job)
         context = {"delivery": guid, "repository": job.repository, "event": job.event}
-        if self._ledger.superseded(subject):
+        if self._ledger.superseded(subject) and not entry["attempts"]:
+            # Never started: nothing of it is on GitHub. A job that ran before may have left its
+            # check in progress: its handler runs, meets Superseded at once and cancels that.
             return self._finish(guid, "superseded", context, 0.0)
         if entry.get("interrupted", 0) >= self._max_interruptions:
             log.error("job interrupted too often; concluded", extra={**context, "interrupted": entry["interrupted"]})
@@ -61,7 +63,9 @@ class Runner:
                 return self._finish(guid, "coalesced", context, started)
             self._ledger.update(guid, state=State.RUNNING.value, owner=owner_id(),
                                 attempts=entry["attempts"] + 1)
-            with cancellable(lambda: not self._ledger.superseded(subject)), attempt(last=retries_left <= 0):
+            first = entry["attempts"] == 0  # an interrupted attempt had counted itself already
+            with cancellable(lambda: not self._ledger.superseded(subject)), \
+                    attempt(last=retries_left <= 0, first=first):
                 self._handle(job)
         except Superseded:
             self._finish(guid, "superseded", context, started)

@@ -10,7 +10,7 @@ from huey import MemoryHuey
 from urllib3.exceptions import MaxRetryError
 
 from bot.github.backoff import SECONDARY_DEFAULT_WAIT, GitHubBackoff, rate_limit_wait
-from bot.ambient.jobs import Job, Superseded, checkpoint, is_final
+from bot.ambient.jobs import Job, Superseded, attempt, checkpoint, is_final, is_first_attempt
 from bot.ambient.logs import JsonFormatter, redact
 from prometheus_client import CollectorRegistry, generate_latest
 
@@ -22,6 +22,8 @@ from bot.queue.runner import Runner
 from bot.queue.subject import subject_of
 from bot.queue.recovery import recover_deliveries
 from bot.queue.runtime import Runtime
+from bot.handlers.pull_request import review_head
+from bot.handlers.target import Target
 from bot.config.settings import SettingsError
 from bot.github.tokens import InstallationToken
 
@@ -147,6 +149,73 @@ def test_a_checkpoint_stops_a_job_overtaken_mid_way(queue):
     ledger.admit(job())
     Runner(ledger, leases, handle).run("d1", retries_left=3)
     assert seen == [True] and ledger.get("d1")["outcome"] == "superseded"
+
+
+def test_the_runner_tells_the_handler_whether_an_earlier_attempt_ran(queue):
+    _huey, ledger, leases = queue
+    seen = []
+
+    def handle(j):
+        seen.append(is_first_attempt())
+        if len(seen) == 1:
+            raise RuntimeError("GitHub is down")
+
+    runner = Runner(ledger, leases, handle)
+    ledger.admit(job())
+    with pytest.raises(RuntimeError):
+        runner.run("d1", retries_left=1)
+    runner.run("d1", retries_left=1)
+    assert seen == [True, False] and ledger.get("d1")["outcome"] == "done"
+    assert not is_first_attempt()  # outside a job: not known, so the check is looked for
+
+
+def test_a_retried_job_superseded_while_it_waited_still_runs_to_cancel_its_check(queue):
+    # Its first attempt may have put a check in progress on the old head: only its handler
+    # (review_head, Superseded at the first call) completes that check as cancelled.
+    _huey, ledger, leases = queue
+    seen = []
+
+    def handle(j):
+        seen.append(is_first_attempt())
+        if len(seen) == 1:
+            raise RuntimeError("GitHub is down")
+        checkpoint()
+
+    runner = Runner(ledger, leases, handle)
+    ledger.admit(job())
+    with pytest.raises(RuntimeError):
+        runner.run("d1", retries_left=1)
+    ledger.admit(job("d3", sha="b" * 40, updated="2024-01-02T00:00:00Z"))
+    runner.run("d1", retries_left=1)
+    assert seen == [True, False] and ledger.get("d1")["outcome"] == "superseded"
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_a_head_replaced_before_its_check_looks_for_one_only_after_an_earlier_attempt(first):
+    # A burst of pushes supersedes most jobs before they put a check on their head: a first
+    # attempt cannot have left one in progress, so it asks GitHub nothing (issue 24: calls per
+    # pull request). A later attempt may have: it looks, and cancels the one it finds.
+    looked, completed = [], []
+
+    class Repo:
+        def changed_files(self, number):
+            raise Superseded("a newer push superseded this review")
+
+        def find_check_run(self, sha):
+            looked.append(sha)
+            return SimpleNamespace(id=7, status="in_progress", conclusion=None, output=None)
+
+        def start_check_run(self, sha, known=None):
+            return 7, None
+
+        def complete_check_run(self, run, **fields):
+            completed.append(fields["conclusion"])
+
+    target = Target(installation_id=1, repository="acme/shop", default_branch="main",
+                    head_sha="a" * 40, pull_number=5)
+    with attempt(last=False, first=first), pytest.raises(Superseded):
+        review_head(SimpleNamespace(repo=lambda *a: Repo()), target)
+    assert (looked, completed) == (([], []) if first else (["a" * 40], ["cancelled"]))
 
 
 class FakeApi:
