@@ -39,7 +39,9 @@ def advance(known: dict | None, *, version: str, head: str, before: str, at: flo
     named = _capped(named + [replaced], []) if replaced and replaced not in named else named
     # A cycle (a → b → a) replaces every head shown: it orders nothing, so all stay tied.
     remaining = [a for a in afters if a not in named] or afters
-    return {"version": version, "heads": remaining, "afters": afters, "named": named, "at": at}
+    # `prior`: when the push before this one was admitted (bot/queue/ledger.py: a burst).
+    return {"version": version, "heads": remaining, "afters": afters, "named": named, "at": at,
+            "prior": known.get("at") if known else None}
 
 
 def _capped(items: list[str], replaced: list[str]) -> list[str]:

@@ -15,6 +15,11 @@ PREFIX = "delivery:"
 REMEMBER_SECONDS = 3 * 24 * 3600
 # Pushes logged per pull request (to tell which head a comment's author saw); older ones drop off.
 PUSHES_KEPT = 100
+# A push admitted within BURST_SECONDS of the one before it is part of a burst (a stack rebased,
+# a bot): its review waits until the pull request has had no push for QUIET_SECONDS, so that
+# heads replaced a moment later cost no GitHub call (issue 24). A lone push starts at once.
+BURST_SECONDS = 2.0
+QUIET_SECONDS = 2.0
 
 
 class State(str, enum.Enum):
@@ -95,6 +100,17 @@ class Ledger:
             return False
         known = self._huey.get(f"reviewed:{subject.pull}", peek=True)
         return known is not None and known["sha"] == subject.head and known["started"] > admitted
+
+    def settling(self, subject: Subject) -> float:
+        """Seconds before a push's review should start: > 0 while its pull request is in a burst
+        of pushes and the newest arrived less than QUIET_SECONDS ago."""
+        if not subject.pull or not subject.head:
+            return 0.0
+        known = self._huey.get(_head_key(subject.pull), peek=True) or {}
+        at, prior = known.get("at"), known.get("prior")
+        if at is None or prior is None or at - prior >= BURST_SECONDS:
+            return 0.0
+        return max(0.0, min(QUIET_SECONDS, at + QUIET_SECONDS - self._clock()))
 
     def superseded(self, subject: Subject) -> bool:
         if not subject.pull or not subject.head:

@@ -7,6 +7,7 @@ from types import SimpleNamespace
 import pytest
 from github import GithubException
 from huey import MemoryHuey
+from huey.exceptions import RetryTask
 from urllib3.exceptions import MaxRetryError
 
 from bot.github.backoff import SECONDARY_DEFAULT_WAIT, GitHubBackoff, rate_limit_wait
@@ -16,7 +17,7 @@ from prometheus_client import CollectorRegistry, generate_latest
 
 from bot.ambient.metrics import Counter, Histogram
 from bot.queue.leases import Leases
-from bot.queue.ledger import Ledger
+from bot.queue.ledger import BURST_SECONDS, QUIET_SECONDS, Ledger
 from bot.queue.maintenance import recover_orphans
 from bot.queue.runner import Runner
 from bot.queue.subject import subject_of
@@ -66,10 +67,12 @@ def test_a_rate_limit_longer_than_the_inline_cap_goes_back_to_the_queue():
     assert retry.increment("POST", "/repos/a/b/check-runs", response=short).rate_wait == 2.0
 
 
-def job(guid="d1", *, sha="a" * 40, number=7, updated="2024-01-01T00:00:01Z", action="synchronize"):
+def job(guid="d1", *, sha="a" * 40, number=7, updated="2024-01-01T00:00:01Z", action="synchronize",
+        before=None):
+    links = {"before": before, "after": sha} if before else {}
     return Job(guid, "pull_request", {
         "action": action, "installation": {"id": 1}, "repository": {"full_name": "acme/x"},
-        "pull_request": {"number": number, "updated_at": updated, "head": {"sha": sha}}})
+        "pull_request": {"number": number, "updated_at": updated, "head": {"sha": sha}}, **links})
 
 
 @pytest.fixture
@@ -149,6 +152,37 @@ def test_a_checkpoint_stops_a_job_overtaken_mid_way(queue):
     ledger.admit(job())
     Runner(ledger, leases, handle).run("d1", retries_left=3)
     assert seen == [True] and ledger.get("d1")["outcome"] == "superseded"
+
+
+def test_a_push_in_a_burst_waits_for_quiet_and_a_lone_push_starts_at_once():
+    # A stack rebased or a bot pushes several times a second: reviewing each head as it comes
+    # costs GitHub calls for heads replaced a moment later (issue 24, ten calls a pull request).
+    huey, clock = MemoryHuey("t", results=False), [NOW]
+    ledger = Ledger(huey, clock=lambda: clock[0])
+    leases = Leases(huey, heartbeat=1.0, clock=lambda: clock[0])
+    handled = []
+    runner = Runner(ledger, leases, lambda j: handled.append(j.delivery_id))
+    ledger.admit(job("d1"))
+    runner.run("d1", retries_left=3)  # a lone push
+    assert handled == ["d1"]
+    clock[0] += BURST_SECONDS + 1  # the next push, a while later: a lone push again
+    ledger.admit(job("d2", sha="b" * 40, updated="2024-01-01T00:00:09Z"))
+    runner.run("d2", retries_left=3)
+    assert handled == ["d1", "d2"]
+    clock[0] += 0.5  # two pushes half a second apart: a burst
+    ledger.admit(job("d3", sha="c" * 40, updated="2024-01-01T00:00:10Z"))
+    clock[0] += 0.25
+    with pytest.raises(RetryTask) as waiting:
+        runner.run("d3", retries_left=3)
+    assert waiting.value.delay == pytest.approx(QUIET_SECONDS - 0.25)
+    assert ledger.get("d3")["attempts"] == 0 and handled == ["d1", "d2"]  # no attempt spent
+    clock[0] += 0.25  # replaced while it waited: it never asks GitHub anything
+    ledger.admit(job("d4", sha="d" * 40, updated="2024-01-01T00:00:10Z", before="c" * 40))
+    runner.run("d3", retries_left=3)
+    assert ledger.get("d3")["outcome"] == "superseded"
+    clock[0] += QUIET_SECONDS  # quiet since: the newest head is reviewed
+    runner.run("d4", retries_left=3)
+    assert handled == ["d1", "d2", "d4"]
 
 
 def test_the_runner_tells_the_handler_whether_an_earlier_attempt_ran(queue):
