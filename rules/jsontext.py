@@ -58,6 +58,15 @@ class _Document:
         line = before + text.count("\n", block * _LINE_BLOCK, offset) + 1
         return line if self.file is None else Line(line, self.file)
 
+    def lines(self, offsets: list[int]) -> list[int]:
+        """line() of each offset, given in ascending order: each counted on from the last."""
+        text, found, line, at = self.text, [], 0, 0
+        for offset in offsets:
+            line = int(self.line(offset)) if not found else line + text.count("\n", at, offset)
+            at = offset
+            found.append(line if self.file is None else Line(line, self.file))
+        return found
+
     def key_offsets(self, start: int, end: int, ends: dict[int, int]):
         """(key, offset) of the keys directly inside the object spanning start..end; `ends`:
         where nested objects whose start is known end (the scan reads on past them)."""
@@ -110,15 +119,24 @@ class LineDict(dict):
             # Slow path: scan this object's own keys once and remember them (objects with nested
             # values before the key, like "properties", are asked about many keys: once scanned,
             # each answer is a lookup, not a search through the values before it).
-            keys = self._keys = {}
-            for name, offset in self._key_offsets():
-                keys.setdefault(name, offset)
+            return self.first_key_lines().get(key, self.line)
         offset = keys.get(key)
         return self.line if offset is None else self._doc.line(offset)
 
     @property
     def key_lines(self) -> dict[str, int]:
-        return {name: self._doc.line(at) for name, at in self._key_offsets()}
+        """The line of each key (a repeated key: of its last), in one scan."""
+        found = list(self._key_offsets())
+        return dict(zip((name for name, _ in found), self._doc.lines([at for _, at in found])))
+
+    def first_key_lines(self) -> dict[str, int]:
+        """key_line() of every key (a repeated key: of its first), in one scan."""
+        keys = getattr(self, "_keys", None)
+        if keys is None:
+            keys = self._keys = {}
+            for name, offset in self._key_offsets():
+                keys.setdefault(name, offset)
+        return dict(zip(keys, self._doc.lines(list(keys.values()))))
 
     def _key_offsets(self):
         # The spans of the objects among its values and directly in its arrays are known: no

@@ -49,6 +49,27 @@ def test_key_lines_read_past_nested_values(text, expected):
     assert loads(text, "x.json").key_lines == expected
 
 
+@given(st.lists(st.tuples(st.sampled_from(["a", "b", "c\\u0041", "cA", "{", "x:"]),
+                          st.sampled_from(['1', '{"a": 2}', '[{"b": "}"}]', '{}', '"x:{"']),
+                          st.sampled_from([" ", "\n", "\n\n "])), max_size=8))
+@settings(max_examples=200, deadline=None)
+def test_every_key_s_line_is_the_same_asked_one_by_one_or_all_at_once(members):
+    # first_key_lines answers what key_line answers for each key (a repeated key: its first),
+    # key_lines the line of each key's last occurrence; both count on from one key to the next.
+    text, first, last = "{", {}, {}
+    for index, (key, value, gap) in enumerate(members):
+        text += ("," if index else "") + gap
+        line, name = text.count("\n") + 1, json.loads(f'"{key}"')
+        first.setdefault(name, line)
+        last[name] = line
+        text += f'"{key}": {value}'
+    text += "\n}"
+    one_by_one = loads(text, "x.json")
+    assert {key: one_by_one.key_line(key) for key in one_by_one} == first
+    assert loads(text, "x.json").first_key_lines() == first
+    assert loads(text, "x.json").key_lines == last
+
+
 @pytest.mark.parametrize("text, expected", [
     ('"a}"', "a}"),
     ('["]", {"k": "{"}]', ["]", {"k": "{"}]),
