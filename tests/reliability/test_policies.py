@@ -185,27 +185,11 @@ def test_a_push_in_a_burst_waits_for_quiet_and_a_lone_push_starts_at_once():
     assert handled == ["d1", "d2", "d4"]
 
 
-def test_the_runner_tells_the_handler_whether_an_earlier_attempt_ran(queue):
-    _huey, ledger, leases = queue
-    seen = []
-
-    def handle(j):
-        seen.append(is_first_attempt())
-        if len(seen) == 1:
-            raise RuntimeError("GitHub is down")
-
-    runner = Runner(ledger, leases, handle)
-    ledger.admit(job())
-    with pytest.raises(RuntimeError):
-        runner.run("d1", retries_left=1)
-    runner.run("d1", retries_left=1)
-    assert seen == [True, False] and ledger.get("d1")["outcome"] == "done"
-    assert not is_first_attempt()  # outside a job: not known, so the check is looked for
-
-
-def test_a_retried_job_superseded_while_it_waited_still_runs_to_cancel_its_check(queue):
-    # Its first attempt may have put a check in progress on the old head: only its handler
-    # (review_head, Superseded at the first call) completes that check as cancelled.
+@pytest.mark.parametrize("replaced_meanwhile", [False, True])
+def test_the_runner_tells_the_handler_whether_an_earlier_attempt_ran(queue, replaced_meanwhile):
+    # A retried job replaced while it waited still runs: its first attempt may have put a check
+    # in progress on the old head, and only its handler (review_head, Superseded at the first
+    # call) completes that check as cancelled.
     _huey, ledger, leases = queue
     seen = []
 
@@ -219,9 +203,12 @@ def test_a_retried_job_superseded_while_it_waited_still_runs_to_cancel_its_check
     ledger.admit(job())
     with pytest.raises(RuntimeError):
         runner.run("d1", retries_left=1)
-    ledger.admit(job("d3", sha="b" * 40, updated="2024-01-02T00:00:00Z"))
+    if replaced_meanwhile:
+        ledger.admit(job("d3", sha="b" * 40, updated="2024-01-02T00:00:00Z"))
     runner.run("d1", retries_left=1)
-    assert seen == [True, False] and ledger.get("d1")["outcome"] == "superseded"
+    assert seen == [True, False]
+    assert ledger.get("d1")["outcome"] == ("superseded" if replaced_meanwhile else "done")
+    assert not is_first_attempt()  # outside a job: not known, so the check is looked for
 
 
 @pytest.mark.parametrize("first", [True, False])
