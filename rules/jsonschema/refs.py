@@ -352,7 +352,10 @@ class Refs:
         """Fail on the first purely circular reference anywhere in the document, and record
         (`unresolved`) every reference that does not resolve, in it or in the files it reaches."""
         own = {id(schema) for schema in self._schemas}
-        stack, seen = list(reversed(self._schemas)), set()
+        # The document's own schemas without a reference add nothing: only those with one, in
+        # order, and the other files' schemas they reach.
+        stack = [schema for schema in reversed(self._schemas) if self.keywords_in(schema)]
+        seen: set[int] = set()
         while stack:
             schema = stack.pop()
             if id(schema) in seen:
