@@ -114,7 +114,10 @@ class LineDict(dict):
             text, start = self._doc.text, self._start
             needle = f'"{key}"'
             at = text.find(needle, start + 1, self._end)
-            if at > 0 and _COLON.match(text, at + len(needle)) and not _ANY_BRACKET.search(text, start + 1, at):
+            # An escape before it may be the key written otherwise (`"c\\u0041"` is "cA", a
+            # repeated key's first) or end inside another key (`"x\\"b"`): the scan decides.
+            if at > 0 and _COLON.match(text, at + len(needle)) and text.find("\\", start + 1, at) < 0 \
+                    and not _ANY_BRACKET.search(text, start + 1, at):
                 return self._doc.line(at)
             # Slow path: scan this object's own keys once and remember them (objects with nested
             # values before the key, like "properties", are asked about many keys: once scanned,

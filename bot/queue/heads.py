@@ -39,9 +39,15 @@ def advance(known: dict | None, *, version: str, head: str, before: str, at: flo
     named = _capped(named + [replaced], []) if replaced and replaced not in named else named
     # A cycle (a → b → a) replaces every head shown: it orders nothing, so all stay tied.
     remaining = [a for a in afters if a not in named] or afters
-    # `prior`: when the push before this one was admitted (bot/queue/ledger.py: a burst).
+    # `pushed`: when the newest head came, `prior`: when the one before it did (a burst of
+    # pushes, bot/queue/ledger.py). A delivery of a head already newest (a base edited, the pull
+    # request reopened) is no push: it keeps both.
+    if known is not None and head in heads(known):
+        pushed, prior = known.get("pushed"), known.get("prior")
+    else:
+        pushed, prior = at, known.get("pushed") if known else None
     return {"version": version, "heads": remaining, "afters": afters, "named": named, "at": at,
-            "prior": known.get("at") if known else None}
+            "pushed": pushed, "prior": prior}
 
 
 def _capped(items: list[str], replaced: list[str]) -> list[str]:

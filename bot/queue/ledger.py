@@ -103,14 +103,15 @@ class Ledger:
 
     def settling(self, subject: Subject) -> float:
         """Seconds before a push's review should start: > 0 while its pull request is in a burst
-        of pushes and the newest arrived less than QUIET_SECONDS ago."""
+        of pushes (new heads) and the newest came less than QUIET_SECONDS ago. Deliveries of
+        the same head (a base edited, a reopen) alone never make a burst."""
         if not subject.pull or not subject.head:
             return 0.0
         known = self._huey.get(_head_key(subject.pull), peek=True) or {}
-        at, prior = known.get("at"), known.get("prior")
-        if at is None or prior is None or at - prior >= BURST_SECONDS:
+        pushed, prior = known.get("pushed"), known.get("prior")
+        if pushed is None or prior is None or pushed - prior >= BURST_SECONDS:
             return 0.0
-        return max(0.0, min(QUIET_SECONDS, at + QUIET_SECONDS - self._clock()))
+        return max(0.0, min(QUIET_SECONDS, pushed + QUIET_SECONDS - self._clock()))
 
     def superseded(self, subject: Subject) -> bool:
         if not subject.pull or not subject.head:

@@ -185,6 +185,29 @@ def test_a_push_in_a_burst_waits_for_quiet_and_a_lone_push_starts_at_once():
     assert handled == ["d1", "d2", "d4"]
 
 
+def test_deliveries_of_the_same_head_never_make_a_burst():
+    # A base edited (or the pull request reopened) every second re-reviews the same head: no
+    # push can replace it a moment later, and its verdict against the old base must not stay
+    # green meanwhile (found by an attacker's review).
+    huey, clock = MemoryHuey("t", results=False), [NOW]
+    ledger = Ledger(huey, clock=lambda: clock[0])
+    runner = Runner(ledger, Leases(huey, heartbeat=1.0, clock=lambda: clock[0]),
+                    lambda j: handled.append(j.delivery_id))
+    handled = []
+    ledger.admit(job("d0"))
+    runner.run("d0", retries_left=3)
+    for second in range(1, 9):
+        clock[0] += 1.0
+        guid = f"e{second}"
+        ledger.admit(job(guid, action="edited", updated=f"2024-01-01T00:00:{second + 1:02d}Z"))
+        runner.run(guid, retries_left=3)
+    assert handled == ["d0"] + [f"e{second}" for second in range(1, 9)]
+    clock[0] += 1.0  # a push a second after the last edit: one push, no burst
+    ledger.admit(job("d9", sha="b" * 40, updated="2024-01-01T00:00:11Z", before="a" * 40))
+    runner.run("d9", retries_left=3)
+    assert handled[-1] == "d9"
+
+
 @pytest.mark.parametrize("replaced_meanwhile", [False, True])
 def test_the_runner_tells_the_handler_whether_an_earlier_attempt_ran(queue, replaced_meanwhile):
     # A retried job replaced while it waited still runs: its first attempt may have put a check

@@ -49,7 +49,7 @@ def test_key_lines_read_past_nested_values(text, expected):
     assert loads(text, "x.json").key_lines == expected
 
 
-@given(st.lists(st.tuples(st.sampled_from(["a", "b", "c\\u0041", "cA", "{", "x:"]),
+@given(st.lists(st.tuples(st.sampled_from(["a", "b", "c\\u0041", "cA", "{", "x:", 'x\\"b', 'b\\"']),
                           st.sampled_from(['1', '{"a": 2}', '[{"b": "}"}]', '{}', '"x:{"']),
                           st.sampled_from([" ", "\n", "\n\n "])), max_size=8))
 @settings(max_examples=200, deadline=None)
@@ -66,6 +66,8 @@ def test_every_key_s_line_is_the_same_asked_one_by_one_or_all_at_once(members):
     text += "\n}"
     one_by_one = loads(text, "x.json")
     assert {key: one_by_one.key_line(key) for key in one_by_one} == first
+    # each asked first (the fast path, before any scan), on an object of its own
+    assert {key: loads(text, "x.json").key_line(key) for key in one_by_one} == first
     assert loads(text, "x.json").first_key_lines() == first
     assert loads(text, "x.json").key_lines == last
 
