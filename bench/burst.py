@@ -29,6 +29,7 @@ sys.path.insert(0, str(REPO))
 from bench.load import completion_times, drain, report, send  # noqa: E402
 from tests.github_emulator import GitHubEmulator  # noqa: E402
 from tests.harness.flow import AVRO_BASE, AVRO_BREAKING  # noqa: E402
+from bot.queue.runtime import Runtime  # noqa: E402
 from tests.harness.server import app_env, gunicorn, redis_server, worker  # noqa: E402
 
 QUIET_SECONDS = 5.0  # no GitHub call for this long: the App is done (comments follow the checks)
@@ -81,7 +82,10 @@ def main() -> int:
         pulls, events = burst(github, args.pulls, args.pushes, args.seconds)
         payloads = folder / "payloads.jsonl"
         payloads.write_text("".join(json.dumps(event) + "\n" for event in events))
-        extra, redis_url = {"QUEUE_WORKERS": str(args.workers), "SCHEMA_REVIEW_RECOVERY_INTERVAL": "0"}, None
+        # The App's own wait for a burst's pushes (the tests' harness turns it off).
+        extra = {"QUEUE_WORKERS": str(args.workers), "SCHEMA_REVIEW_RECOVERY_INTERVAL": "0",
+                 "SCHEMA_REVIEW_BURST_QUIET": str(Runtime().burst_quiet)}
+        redis_url = None
         if args.redis:
             redis, redis_url = redis_server(folder)
             processes.append(redis)

@@ -35,6 +35,7 @@ sys.path.insert(0, str(REPO))
 
 from tests.github_emulator import GitHubEmulator  # noqa: E402
 from tests.harness.flow import AVRO_BASE, AVRO_BREAKING, AVRO_FIXED, wait_for  # noqa: E402
+from bot.queue.runtime import Runtime  # noqa: E402
 from tests.harness.server import (SECRET, Process, app_env, free_port, gunicorn, local_worker,  # noqa: E402
                                   redis_server, wait_until_up, worker)
 
@@ -137,7 +138,6 @@ def drain(queue_path: str | None, redis_url: str | None, *, seconds: float = 600
 def unfinished(queue_path: str | None, redis_url: str | None) -> int:
     from bot.queue import make_huey
     from bot.queue.ledger import Ledger
-    from bot.queue.runtime import Runtime
     runtime = Runtime(redis_url=redis_url, queue_path=queue_path or "")
     return sum(1 for _guid, entry in Ledger(make_huey(runtime)).entries() if entry["state"] != "done")
 
@@ -246,7 +246,9 @@ def main() -> int:
     with contextlib.ExitStack() as stack, GitHubEmulator(folder / "github", check_responses=False) as github:
         github.lower_priority(args.emulator_niceness)
         pulls, files_changed = (make_mixed_pulls if args.throughput else make_pulls)(github, args.pulls)
-        extra = {"QUEUE_WORKERS": str(args.workers), "SCHEMA_REVIEW_RECOVERY_INTERVAL": "0"}
+        # The App's own wait for a burst's pushes (the tests' harness turns it off).
+        extra = {"QUEUE_WORKERS": str(args.workers), "SCHEMA_REVIEW_RECOVERY_INTERVAL": "0",
+                 "SCHEMA_REVIEW_BURST_QUIET": str(Runtime().burst_quiet)}
         redis_url = None
         if args.redis:
             redis, redis_url = redis_server(folder)

@@ -46,7 +46,7 @@ class QueueDispatcher:
                  recover_deliveries: Callable[[], object] | None = None, huey=None):
         self.runtime = runtime
         self.huey = huey or make_huey(runtime)
-        self.ledger = Ledger(self.huey)
+        self.ledger = Ledger(self.huey, quiet=runtime.burst_quiet)
         self.leases = Leases(self.huey, heartbeat=runtime.heartbeat)
         self.runner = Runner(self.ledger, self.leases, handle, give_up=give_up,
                              max_interruptions=runtime.job_interruptions)

@@ -39,13 +39,13 @@ def advance(known: dict | None, *, version: str, head: str, before: str, at: flo
     named = _capped(named + [replaced], []) if replaced and replaced not in named else named
     # A cycle (a → b → a) replaces every head shown: it orders nothing, so all stay tied.
     remaining = [a for a in afters if a not in named] or afters
-    # `pushed`: when the newest head came, `prior`: when the one before it did (a burst of
+    # `pushed`: when a head last became newest, `prior`: when the one before it did (a burst of
     # pushes, bot/queue/ledger.py). A delivery of a head already newest (a base edited, the pull
-    # request reopened) is no push: it keeps both.
-    if known is not None and head in heads(known):
-        pushed, prior = known.get("pushed"), known.get("prior")
-    else:
+    # request reopened), or of one already replaced (delivered late), is no push: it keeps both.
+    if head in remaining and head not in heads(known):
         pushed, prior = at, known.get("pushed") if known else None
+    else:  # a late delivery of a head already replaced, or one still newest: no push
+        pushed, prior = known.get("pushed"), known.get("prior")
     return {"version": version, "heads": remaining, "afters": afters, "named": named, "at": at,
             "pushed": pushed, "prior": prior}
 

@@ -16,8 +16,9 @@ REMEMBER_SECONDS = 3 * 24 * 3600
 # Pushes logged per pull request (to tell which head a comment's author saw); older ones drop off.
 PUSHES_KEPT = 100
 # A push admitted within BURST_SECONDS of the one before it is part of a burst (a stack rebased,
-# a bot): its review waits until the pull request has had no push for QUIET_SECONDS, so that
-# heads replaced a moment later cost no GitHub call (issue 24). A lone push starts at once.
+# a bot): its review waits until the pull request has had no push for QUIET_SECONDS (the
+# runtime's SCHEMA_REVIEW_BURST_QUIET), so that heads replaced a moment later cost no GitHub
+# call (issue 24). A lone push starts at once.
 BURST_SECONDS = 2.0
 QUIET_SECONDS = 2.0
 
@@ -31,8 +32,8 @@ class State(str, enum.Enum):
 class Ledger:
     """Entries live in the queue's own key-value store (SQLite table or Redis hash)."""
 
-    def __init__(self, huey, *, clock=time.time):
-        self._huey, self._clock = huey, clock
+    def __init__(self, huey, *, clock=time.time, quiet: float = QUIET_SECONDS):
+        self._huey, self._clock, self._quiet = huey, clock, quiet
 
     def admit(self, job: Job, *, task: bytes | None = None) -> bool:
         """Record a new delivery with its pull request's newest head and push log, and queue
@@ -103,15 +104,17 @@ class Ledger:
 
     def settling(self, subject: Subject) -> float:
         """Seconds before a push's review should start: > 0 while its pull request is in a burst
-        of pushes (new heads) and the newest came less than QUIET_SECONDS ago. Deliveries of
-        the same head (a base edited, a reopen) alone never make a burst."""
+        of pushes (new heads) and the newest came less than the quiet time ago. Deliveries of
+        a head already seen (a base edited, a reopen, a late one) never make a burst."""
         if not subject.pull or not subject.head:
             return 0.0
         known = self._huey.get(_head_key(subject.pull), peek=True) or {}
         pushed, prior = known.get("pushed"), known.get("prior")
-        if pushed is None or prior is None or pushed - prior >= BURST_SECONDS:
+        if not self._quiet or pushed is None or prior is None or pushed - prior >= BURST_SECONDS:
             return 0.0
-        return max(0.0, min(QUIET_SECONDS, pushed + QUIET_SECONDS - self._clock()))
+        # `pushed` is the web process's clock: capped, a worker whose clock is behind waits
+        # at most the quiet time (and the runner lets a job wait once).
+        return max(0.0, min(self._quiet, pushed + self._quiet - self._clock()))
 
     def superseded(self, subject: Subject) -> bool:
         if not subject.pull or not subject.head:

@@ -55,8 +55,11 @@ class Runner:
             log.error("job interrupted too often; concluded", extra={**context, "interrupted": entry["interrupted"]})
             self._give_up(job, Interrupted(entry["interrupted"]))
             return self._finish(guid, "failed", context, 0.0)
-        if not entry["attempts"] and (wait := self._ledger.settling(subject)) > 0:
-            raise RetryTask(delay=wait)  # a burst of pushes: the next one may replace this head
+        if not entry["attempts"] and not entry.get("settled") and (wait := self._ledger.settling(subject)) > 0:
+            # A burst of pushes: the next one may replace this head. Once: a later look could
+            # only re-arm it by another host's clock or a late delivery, never by a new push.
+            self._ledger.update(guid, settled=True)
+            raise RetryTask(delay=wait)
         if not self._leases.acquire(subject.lock, guid):
             raise RetryTask(delay=LOCK_RETRY_SECONDS)  # another job on this PR runs; not a failure
         started, wall = time.monotonic(), time.time()

@@ -18,6 +18,7 @@
 | SCHEMA_REVIEW_PULL_BUDGET         | 120                | seconds one push's files may take in all; the rest are not reviewed |
 | SCHEMA_REVIEW_JOB_INTERRUPTIONS   | 2                  | times a job's worker may die under it; then the check fails |
 | SCHEMA_REVIEW_RECHECK_INTERVAL    | 60                 | seconds between two `/schema-review recheck` runs on one PR |
+| SCHEMA_REVIEW_BURST_QUIET         | 2                  | a push within 2 s of the one before waits this long for the next (0: never) |
 """
 from __future__ import annotations
 
@@ -51,6 +52,7 @@ class Runtime:
     pull_budget: float = 120.0
     job_interruptions: int = 2
     recheck_interval: float = 60.0
+    burst_quiet: float = 2.0
 
     @property
     def embedded(self) -> bool:
@@ -79,7 +81,8 @@ class Runtime:
                       file_budget=max(number("SCHEMA_REVIEW_FILE_BUDGET", 20.0), 0.1),
                       pull_budget=max(number("SCHEMA_REVIEW_PULL_BUDGET", 120.0), 0.1),
                       job_interruptions=max(number("SCHEMA_REVIEW_JOB_INTERRUPTIONS", 2, int), 1),
-                      recheck_interval=number("SCHEMA_REVIEW_RECHECK_INTERVAL", 60.0))
+                      recheck_interval=number("SCHEMA_REVIEW_RECHECK_INTERVAL", 60.0),
+                      burst_quiet=number("SCHEMA_REVIEW_BURST_QUIET", 2.0))
         if problems:
             raise SettingsError(problems)
         return runtime

