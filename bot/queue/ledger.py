@@ -110,7 +110,8 @@ class Ledger:
             return 0.0
         known = self._huey.get(_head_key(subject.pull), peek=True) or {}
         pushed, prior = known.get("pushed"), known.get("prior")
-        if not self._quiet or pushed is None or prior is None or pushed - prior >= BURST_SECONDS:
+        # Two web hosts' clocks may disagree: a push "before" the one before it is no burst.
+        if not self._quiet or pushed is None or prior is None or not 0 <= pushed - prior < BURST_SECONDS:
             return 0.0
         # `pushed` is the web process's clock: capped, a worker whose clock is behind waits
         # at most the quiet time (and the runner lets a job wait once).

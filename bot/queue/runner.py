@@ -58,8 +58,12 @@ class Runner:
         if not entry["attempts"] and not entry.get("settled") and (wait := self._ledger.settling(subject)) > 0:
             # A burst of pushes: the next one may replace this head. Once: a later look could
             # only re-arm it by another host's clock or a late delivery, never by a new push.
-            self._ledger.update(guid, settled=True)
-            raise RetryTask(delay=wait)
+            try:
+                self._ledger.update(guid, settled=True)
+            except Exception:  # noqa: BLE001 - the store failed: review now, never drop the job
+                log.warning("could not record a burst's wait; reviewing at once", exc_info=True, extra=context)
+            else:
+                raise RetryTask(delay=wait)
         if not self._leases.acquire(subject.lock, guid):
             raise RetryTask(delay=LOCK_RETRY_SECONDS)  # another job on this PR runs; not a failure
         started, wall = time.monotonic(), time.time()

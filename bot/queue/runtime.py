@@ -18,10 +18,11 @@
 | SCHEMA_REVIEW_PULL_BUDGET         | 120                | seconds one push's files may take in all; the rest are not reviewed |
 | SCHEMA_REVIEW_JOB_INTERRUPTIONS   | 2                  | times a job's worker may die under it; then the check fails |
 | SCHEMA_REVIEW_RECHECK_INTERVAL    | 60                 | seconds between two `/schema-review recheck` runs on one PR |
-| SCHEMA_REVIEW_BURST_QUIET         | 2                  | a push within 2 s of the one before waits this long for the next (0: never) |
+| SCHEMA_REVIEW_BURST_QUIET         | 2                  | a push within 2 s of the one before waits this long for the next (0: never, at most 60) |
 """
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from typing import Mapping
@@ -32,6 +33,9 @@ from bot.config.settings import read as read_settings
 DEFAULT_QUEUE_PATH = os.path.join("var", "queue.db")
 NOT_A_NUMBER = "{key} must be a number"
 NEGATIVE = "{key} must not be negative"
+TOO_LONG = "{key} must be at most {limit:g} seconds"
+# A burst's wait is meant in seconds; huey cannot even schedule a job years ahead.
+MAX_BURST_QUIET = 60.0
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,8 @@ class Runtime:
                       job_interruptions=max(number("SCHEMA_REVIEW_JOB_INTERRUPTIONS", 2, int), 1),
                       recheck_interval=number("SCHEMA_REVIEW_RECHECK_INTERVAL", 60.0),
                       burst_quiet=number("SCHEMA_REVIEW_BURST_QUIET", 2.0))
+        if runtime.burst_quiet > MAX_BURST_QUIET:
+            problems.append(TOO_LONG.format(key="SCHEMA_REVIEW_BURST_QUIET", limit=MAX_BURST_QUIET))
         if problems:
             raise SettingsError(problems)
         return runtime
@@ -108,6 +114,9 @@ def _number(env: Mapping[str, str], key: str, default, kind, problems: list[str]
     try:
         value = kind(raw)
     except ValueError:
+        problems.append(NOT_A_NUMBER.format(key=key))
+        return default
+    if not math.isfinite(value):  # "inf" and "nan" parse as floats: no setting means either
         problems.append(NOT_A_NUMBER.format(key=key))
         return default
     if value < 0:

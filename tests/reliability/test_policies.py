@@ -212,6 +212,43 @@ def test_a_job_waits_for_a_burst_once_whatever_the_clocks_say():
     assert handled == ["d1", "d2"] and worker.get("d2")["outcome"] == "done"
 
 
+def test_web_hosts_whose_clocks_disagree_make_no_burst_of_a_lone_push():
+    # Push A lands on a web host a minute ahead, push B (30 s later) on one that is not: B's
+    # time comes "before" A's. That is no burst (an attacker's review).
+    huey, clock, handled = MemoryHuey("t", results=False), [NOW], []
+    ahead = Ledger(huey, clock=lambda: clock[0] + 60)
+    behind = Ledger(huey, clock=lambda: clock[0])
+    runner = Runner(behind, Leases(huey, heartbeat=1.0, clock=lambda: clock[0]),
+                    lambda j: handled.append(j.delivery_id))
+    ahead.admit(job("dA"))
+    runner.run("dA", retries_left=3)
+    clock[0] += 30
+    behind.admit(job("dB", sha="b" * 40, updated="2024-01-01T00:00:31Z", before="a" * 40))
+    runner.run("dB", retries_left=3)
+    assert handled == ["dA", "dB"]
+
+
+def test_a_burst_s_wait_the_store_cannot_record_is_skipped_never_the_job():
+    # The write that marks the wait fails (the store is down a moment): the review starts at
+    # once, as it did before the wait existed, instead of the job going back to huey unrecorded.
+    class Failing(Ledger):
+        def update(self, guid, **changes):
+            if "settled" in changes:
+                raise OSError("disk I/O error")
+            return super().update(guid, **changes)
+
+    huey, clock, handled = MemoryHuey("t", results=False), [NOW], []
+    ledger = Failing(huey, clock=lambda: clock[0])
+    runner = Runner(ledger, Leases(huey, heartbeat=1.0, clock=lambda: clock[0]),
+                    lambda j: handled.append(j.delivery_id))
+    ledger.admit(job("d1"))
+    runner.run("d1", retries_left=0)
+    clock[0] += 0.5
+    ledger.admit(job("d2", sha="b" * 40, updated="2024-01-01T00:00:02Z", before="a" * 40))
+    runner.run("d2", retries_left=0)
+    assert handled == ["d1", "d2"] and ledger.get("d2")["outcome"] == "done"
+
+
 def test_a_late_delivery_of_a_replaced_head_is_no_push():
     # a -> b -> c in one second, delivered c first: the late deliveries of a and b are pushes
     # nobody made now, and must not make the next lone push wait as if in a burst.
@@ -394,6 +431,16 @@ def test_runtime_settings_name_the_bad_key_never_the_value():
         Runtime.from_environ({"QUEUE_WORKERS": "many-secret"})
     with pytest.raises(SettingsError, match="SCHEMA_REVIEW_RETRY_BACKOFF must not be negative"):
         Runtime.from_environ({"SCHEMA_REVIEW_RETRY_BACKOFF": "-1"})
+
+
+@pytest.mark.parametrize("value, problem", [
+    ("inf", "must be a number"), ("nan", "must be a number"), ("1e12", "must be at most 60 seconds")])
+def test_a_burst_s_wait_is_a_finite_number_of_seconds(value, problem):
+    # huey raised OverflowError scheduling a job `inf` seconds ahead, and dropped it; `nan`
+    # compared false with everything and meant "never wait" (an attacker's review).
+    with pytest.raises(SettingsError, match=f"SCHEMA_REVIEW_BURST_QUIET {problem}"):
+        Runtime.from_environ({"SCHEMA_REVIEW_BURST_QUIET": value})
+    assert Runtime.from_environ({"SCHEMA_REVIEW_BURST_QUIET": "0"}).burst_quiet == 0
 
 
 def test_a_delivery_already_covered_by_a_later_review_of_the_same_head_is_coalesced(queue):
