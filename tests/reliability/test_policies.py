@@ -185,25 +185,31 @@ def test_a_push_in_a_burst_waits_for_quiet_and_a_lone_push_starts_at_once():
     assert handled == ["d1", "d2", "d4"]
 
 
-def _burst_queue(*, web_ahead: float = 0.0, quiet: float = QUIET_SECONDS):
+def _burst_queue(*, web_ahead: float = 0.0, quiet: float = QUIET_SECONDS, kind=Ledger):
     """A ledger whose admissions are stamped by a web host's clock `web_ahead` seconds ahead of
-    the worker's, a runner on the worker, and the deliveries it handled."""
+    the worker's (whose own ledger admits too, as a second web host would), a runner on the
+    worker, and the deliveries it handled."""
     huey, clock, handled = MemoryHuey("t", results=False), [NOW], []
-    web = Ledger(huey, clock=lambda: clock[0] + web_ahead, quiet=quiet)
-    worker = Ledger(huey, clock=lambda: clock[0], quiet=quiet)
+    web = kind(huey, clock=lambda: clock[0] + web_ahead, quiet=quiet)
+    worker = kind(huey, clock=lambda: clock[0], quiet=quiet)
     runner = Runner(worker, Leases(huey, heartbeat=1.0, clock=lambda: clock[0]),
                     lambda j: handled.append(j.delivery_id))
     return web, worker, runner, clock, handled
+
+
+def _two_pushes(first: Ledger, second: Ledger, runner: Runner, clock: list, *, apart: float) -> None:
+    """Push a (admitted by `first`, reviewed), then `apart` seconds later b (by `second`)."""
+    first.admit(job("d1"))
+    runner.run("d1", retries_left=3)
+    clock[0] += apart
+    second.admit(job("d2", sha="b" * 40, updated=f"2024-01-01T00:00:{1 + int(apart):02d}Z", before="a" * 40))
 
 
 def test_a_job_waits_for_a_burst_once_whatever_the_clocks_say():
     # A web host's clock a minute ahead of the worker's (REDIS_URL, several machines) made the
     # wait last until the worker's clock caught up, 2 s at a time (an attacker's review).
     web, worker, runner, clock, handled = _burst_queue(web_ahead=60)
-    web.admit(job("d1"))
-    runner.run("d1", retries_left=3)
-    clock[0] += 0.5
-    web.admit(job("d2", sha="b" * 40, updated="2024-01-01T00:00:02Z", before="a" * 40))
+    _two_pushes(web, web, runner, clock, apart=0.5)
     with pytest.raises(RetryTask) as waiting:
         runner.run("d2", retries_left=3)
     assert waiting.value.delay == QUIET_SECONDS  # capped: the web clock says 62 s
@@ -215,36 +221,24 @@ def test_a_job_waits_for_a_burst_once_whatever_the_clocks_say():
 def test_web_hosts_whose_clocks_disagree_make_no_burst_of_a_lone_push():
     # Push A lands on a web host a minute ahead, push B (30 s later) on one that is not: B's
     # time comes "before" A's. That is no burst (an attacker's review).
-    huey, clock, handled = MemoryHuey("t", results=False), [NOW], []
-    ahead = Ledger(huey, clock=lambda: clock[0] + 60)
-    behind = Ledger(huey, clock=lambda: clock[0])
-    runner = Runner(behind, Leases(huey, heartbeat=1.0, clock=lambda: clock[0]),
-                    lambda j: handled.append(j.delivery_id))
-    ahead.admit(job("dA"))
-    runner.run("dA", retries_left=3)
-    clock[0] += 30
-    behind.admit(job("dB", sha="b" * 40, updated="2024-01-01T00:00:31Z", before="a" * 40))
-    runner.run("dB", retries_left=3)
-    assert handled == ["dA", "dB"]
+    ahead, behind, runner, clock, handled = _burst_queue(web_ahead=60)
+    _two_pushes(ahead, behind, runner, clock, apart=30)
+    runner.run("d2", retries_left=3)
+    assert handled == ["d1", "d2"]
+
+
+class _Failing(Ledger):
+    def update(self, guid, **changes):
+        if "settled" in changes:
+            raise OSError("disk I/O error")
+        return super().update(guid, **changes)
 
 
 def test_a_burst_s_wait_the_store_cannot_record_is_skipped_never_the_job():
     # The write that marks the wait fails (the store is down a moment): the review starts at
     # once, as it did before the wait existed, instead of the job going back to huey unrecorded.
-    class Failing(Ledger):
-        def update(self, guid, **changes):
-            if "settled" in changes:
-                raise OSError("disk I/O error")
-            return super().update(guid, **changes)
-
-    huey, clock, handled = MemoryHuey("t", results=False), [NOW], []
-    ledger = Failing(huey, clock=lambda: clock[0])
-    runner = Runner(ledger, Leases(huey, heartbeat=1.0, clock=lambda: clock[0]),
-                    lambda j: handled.append(j.delivery_id))
-    ledger.admit(job("d1"))
-    runner.run("d1", retries_left=0)
-    clock[0] += 0.5
-    ledger.admit(job("d2", sha="b" * 40, updated="2024-01-01T00:00:02Z", before="a" * 40))
+    _web, ledger, runner, clock, handled = _burst_queue(kind=_Failing)
+    _two_pushes(ledger, ledger, runner, clock, apart=0.5)
     runner.run("d2", retries_left=0)
     assert handled == ["d1", "d2"] and ledger.get("d2")["outcome"] == "done"
 
