@@ -44,7 +44,7 @@ def advance(known: dict | None, *, version: str, head: str, before: str, at: flo
     # request reopened), or of one already replaced (delivered late), is no push: it keeps both.
     if head in remaining and head not in heads(known):
         pushed, prior = at, known.get("pushed") if known else None
-    else:  # a late delivery of a head already replaced, or one still newest: no push
+    else:
         pushed, prior = known.get("pushed"), known.get("prior")
     return {"version": version, "heads": remaining, "afters": afters, "named": named, "at": at,
             "pushed": pushed, "prior": prior}

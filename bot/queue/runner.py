@@ -47,7 +47,8 @@ class Runner:
         job: Job = entry["job"]
         subject = subject_of(job)
         context = {"delivery": guid, "repository": job.repository, "event": job.event}
-        if self._ledger.superseded(subject) and not entry["attempts"]:
+        first = not entry["attempts"]  # an interrupted attempt had counted itself already
+        if self._ledger.superseded(subject) and first:
             # Never started: nothing of it is on GitHub. A job that ran before may have left its
             # check in progress: its handler runs, meets Superseded at once and cancels that.
             return self._finish(guid, "superseded", context, 0.0)
@@ -55,7 +56,7 @@ class Runner:
             log.error("job interrupted too often; concluded", extra={**context, "interrupted": entry["interrupted"]})
             self._give_up(job, Interrupted(entry["interrupted"]))
             return self._finish(guid, "failed", context, 0.0)
-        if not entry["attempts"] and not entry.get("settled") and (wait := self._ledger.settling(subject)) > 0:
+        if first and not entry.get("settled") and (wait := self._ledger.settling(subject)) > 0:
             # A burst of pushes: the next one may replace this head. Once: a later look could
             # only re-arm it by another host's clock or a late delivery, never by a new push.
             try:
@@ -72,7 +73,6 @@ class Runner:
                 return self._finish(guid, "coalesced", context, started)
             self._ledger.update(guid, state=State.RUNNING.value, owner=owner_id(),
                                 attempts=entry["attempts"] + 1)
-            first = entry["attempts"] == 0  # an interrupted attempt had counted itself already
             with cancellable(lambda: not self._ledger.superseded(subject)), \
                     attempt(last=retries_left <= 0, first=first):
                 self._handle(job)

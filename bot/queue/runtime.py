@@ -29,6 +29,7 @@ from typing import Mapping
 
 from bot.config.settings import Settings, SettingsError
 from bot.config.settings import read as read_settings
+from bot.queue.ledger import QUIET_SECONDS
 
 DEFAULT_QUEUE_PATH = os.path.join("var", "queue.db")
 NOT_A_NUMBER = "{key} must be a number"
@@ -56,7 +57,7 @@ class Runtime:
     pull_budget: float = 120.0
     job_interruptions: int = 2
     recheck_interval: float = 60.0
-    burst_quiet: float = 2.0
+    burst_quiet: float = QUIET_SECONDS
 
     @property
     def embedded(self) -> bool:
@@ -86,7 +87,7 @@ class Runtime:
                       pull_budget=max(number("SCHEMA_REVIEW_PULL_BUDGET", 120.0), 0.1),
                       job_interruptions=max(number("SCHEMA_REVIEW_JOB_INTERRUPTIONS", 2, int), 1),
                       recheck_interval=number("SCHEMA_REVIEW_RECHECK_INTERVAL", 60.0),
-                      burst_quiet=number("SCHEMA_REVIEW_BURST_QUIET", 2.0))
+                      burst_quiet=number("SCHEMA_REVIEW_BURST_QUIET", QUIET_SECONDS))
         if runtime.burst_quiet > MAX_BURST_QUIET:
             problems.append(TOO_LONG.format(key="SCHEMA_REVIEW_BURST_QUIET", limit=MAX_BURST_QUIET))
         if problems:

@@ -1,7 +1,6 @@
 """Schemas (tuples of raw nodes) -> their alternatives as Flats: $ref followed, allOf merged."""
 from __future__ import annotations
 
-from ..jsontext import LineDict
 from ..limits import MAX_JSONSCHEMA_ALTERNATIVES
 from ..model import SchemaError
 from . import values
@@ -114,8 +113,7 @@ def own(node: dict, draft: Draft, line: int) -> Flat:
         flat.required = dict.fromkeys(required, node.key_line("required"))
     props = read.get("properties", {})
     flat.props = {name: (schema,) for name, schema in props.items()}
-    flat.prop_lines = props.first_key_lines() if isinstance(props, LineDict) else {
-        name: props.key_line(name) for name in props}
+    flat.prop_lines = props.first_key_lines() if props else {}
     flat.pattern_props = {k: (v,) for k, v in read.get("patternProperties", {}).items()}
     closed = "additionalProperties" if "additionalProperties" in read else "unevaluatedProperties"
     flat.additional = (read[closed],) if closed in read else ()

@@ -16,10 +16,9 @@ ANNOTATIONS = frozenset({"title", "description", "default", "examples", "depreca
 
 
 _MAPS_OF_SCHEMAS = frozenset((*MAPS, "dependencies"))
-_RESHAPED = {**dict.fromkeys(FREE_TEXT, "text"), **dict.fromkeys(SINGLE, "single"),
-             **dict.fromkeys((*LISTS, "items"), "list"), **dict.fromkeys(_MAPS_OF_SCHEMAS, "map")}
 _KIND = {**dict.fromkeys(SINGLE, "single"), **dict.fromkeys(LISTS, "list"),
          **dict.fromkeys(MAPS, "map"), "items": "items", "dependencies": "dependencies"}
+_RESHAPED = frozenset((*_KIND, *FREE_TEXT))  # what shallow() may replace
 
 
 def children(schema: object) -> Iterator[object]:
@@ -52,20 +51,20 @@ def shallow(schema: dict) -> dict:
     """The schema object with each subschema that is an object replaced by `{}`, and free
     text blanked: what the meta-schema checks of this object alone. The object itself where
     nothing is to replace (callers never change it)."""
-    touched = _RESHAPED.keys() & schema.keys()
+    touched = _RESHAPED.intersection(schema)
     if not touched:
         return schema
     out = dict(schema)  # the keys stay in their order: alike objects are found by their repr
     for key in touched:
-        value, kind = out[key], _RESHAPED[key]
+        value, kind = out[key], _KIND.get(key)
         if kind == "single":
             value = {} if isinstance(value, dict) else value
-        elif kind == "list":
+        elif kind in ("list", "items"):
             value = [{} if isinstance(v, dict) else v for v in value] if isinstance(value, list) else (
                 {} if isinstance(value, dict) else value)
-        elif kind == "map":
+        elif kind in ("map", "dependencies"):
             value = {k: {} if isinstance(v, dict) else v for k, v in value.items()} if isinstance(value, dict) else value
-        elif isinstance(value, str):  # free text
+        elif kind is None and isinstance(value, str):  # free text
             value = ""
         out[key] = value
     return out
