@@ -33,11 +33,24 @@ CLEAN_EXITS = (0, -signal.SIGTERM, -signal.SIGINT)
 # or --pythonpath (it keeps that working directory, where `.env` and QUEUE_PATH are).
 PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent.parent)
 PR_SET_PDEATHSIG = 1
+# The arbiter's pid, for the worker to tell whether it outlived it before it asked to die with it.
+PARENT_VARIABLE = "SCHEMA_REVIEW_SIDECAR_PARENT"
+
+
+def started_by_live_parent() -> bool:
+    """In the sidecar's worker: ask to die with the thread that started it, then whether that
+    parent still lives (it may have died before the request; outside a sidecar: True)."""
+    expected = os.environ.get(PARENT_VARIABLE)
+    if not expected:
+        return True
+    die_with_parent()
+    return str(os.getppid()) == expected
 
 
 def die_with_parent() -> None:
-    """A preexec function: the child gets SIGTERM when the thread that started it ends, however
-    it ends (Linux; elsewhere a no-op, and the arbiter's exit hook still stops the worker)."""
+    """This process gets SIGTERM when the thread that started it ends, however it ends (Linux;
+    elsewhere a no-op, and the arbiter's exit hook still stops the worker). The queue worker
+    calls it itself (bot/queue/worker.py); the tests' harness passes it as a preexec function."""
     try:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     except (OSError, AttributeError):
@@ -98,7 +111,13 @@ class Sidecar:
                 # parent-death signal follows the thread, not the process. The App's own worker,
                 # not a parser of repository content: it needs the App's settings and secrets to
                 # talk to GitHub, so it gets this environment whole (and where `bot` is).
-                self._process = subprocess.Popen(self._argv, env=_environment(), preexec_fn=die_with_parent)
+                # Spawned (posix_spawn: no preexec_fn, close_fds=False), never forked: a fork
+                # reports a failed exec through a pipe the parent reads to its end, and a web
+                # worker gunicorn forked meanwhile kept a copy of it, so this thread waited on
+                # that pipe until the web worker exited and a dead queue worker was never
+                # restarted. Python opens its files non-inheritable (PEP 446): the worker gets
+                # the standard streams and what gunicorn made inheritable, nothing else.
+                self._process = subprocess.Popen(self._argv, env=_environment(), close_fds=False)
             except OSError as error:
                 log.error("queue worker could not be started", extra={"error": type(error).__name__})
                 return SPAWN_FAILED
@@ -123,6 +142,7 @@ class Sidecar:
 
 def _environment() -> dict:
     env = dict(os.environ)
+    env[PARENT_VARIABLE] = str(os.getpid())
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [PACKAGE_ROOT, env.get("PYTHONPATH", "")]))
     return env
 

@@ -12,6 +12,7 @@ from bot.config.envfile import load_env_file
 from bot.ambient.logs import configure_logging
 from bot.ambient.metrics import CONTENT_TYPE, QUEUE_DEPTH, render
 from bot.queue.runtime import read_environment
+from bot.queue.sidecar import started_by_live_parent
 from bot.config.settings import SettingsError
 
 log = logging.getLogger("schema_review.worker")
@@ -40,6 +41,8 @@ def _serve_metrics(port: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     local = LOCAL in (sys.argv[1:] if argv is None else argv)
+    if local and not started_by_live_parent():
+        return 0  # the arbiter is gone already: nobody would stop this worker
     configure_logging()
     load_env_file()
     try:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from bot.queue.sidecar import Sidecar
+from bot.queue.sidecar import PARENT_VARIABLE, Sidecar
 from bot.queue.worker import NICENESS
 from tests.harness.flow import completed_run, deliver, open_pull, reviews, runs, settle, wait_for
 from tests.harness.server import app_env, gunicorn, local_worker
@@ -90,3 +91,23 @@ def test_a_worker_that_keeps_dying_is_restarted_and_one_whose_settings_are_unusa
     settings = Sidecar([sys.executable, "-c", "raise SystemExit(2)"], on_exit=unusable.append).start()
     wait_for(lambda: not settings.supervising, timeout=60, what="giving up on unusable settings")
     assert len(unusable) == 1 and len(exits) == stopped
+
+
+def test_the_worker_is_spawned_knowing_its_parent_and_outlives_no_parent(tmp_path):
+    # Spawned, not forked with a preexec function: a fork's exec-error pipe, copied by a web
+    # worker gunicorn forked at that moment, kept the sidecar waiting until that web worker
+    # exited, and a killed queue worker was not restarted (seen in ~1 of 8 kills under load).
+    # The worker asks to die with its parent itself, then checks that parent is still there.
+    out = tmp_path / "seen"
+    code = ("import sys; from bot.queue.sidecar import started_by_live_parent; "
+            "open(sys.argv[1], 'w').write(str(started_by_live_parent()))")
+    sidecar = Sidecar([sys.executable, "-c", code, str(out)], clean_exit_delay=60).start()
+    try:
+        wait_for(lambda: out.exists() and out.read_text(), what="the spawned worker's answer")
+        assert out.read_text() == "True"
+    finally:
+        sidecar.stop(timeout=10)
+    # Another parent than the one that started it (that one died first): the worker quits.
+    orphan = subprocess.run([sys.executable, "-c", code, str(out)], timeout=60,
+                            env={**os.environ, PARENT_VARIABLE: str(os.getpid() + 1)})
+    assert orphan.returncode == 0 and out.read_text() == "False"
