@@ -21,6 +21,11 @@ PUSHES_KEPT = 100
 # call (issue 24). A lone push starts at once.
 BURST_SECONDS = 2.0
 QUIET_SECONDS = 2.0
+# How far two hosts' clocks may disagree (NTP keeps them within milliseconds): a review's start
+# (the worker's clock) must be this much after a delivery's admission (the web host's) before
+# the delivery counts as seen by it. Closer, it is reviewed again: a spare review, never a base
+# edit lost because a worker's clock ran ahead.
+CLOCK_SKEW_SECONDS = 1.0
 
 
 class State(str, enum.Enum):
@@ -100,7 +105,8 @@ class Ledger:
         if not subject.pull or not subject.head:
             return False
         known = self._huey.get(f"reviewed:{subject.pull}", peek=True)
-        return known is not None and known["sha"] == subject.head and known["started"] > admitted
+        return known is not None and known["sha"] == subject.head \
+            and known["started"] > admitted + CLOCK_SKEW_SECONDS
 
     def settling(self, subject: Subject) -> float:
         """Seconds before a push's review should start: > 0 while its pull request is in a burst

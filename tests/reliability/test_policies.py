@@ -448,3 +448,18 @@ def test_a_delivery_already_covered_by_a_later_review_of_the_same_head_is_coales
     runner.run("d1", retries_left=3)  # started after d2 arrived: d2 has nothing left to show
     runner.run("d2", retries_left=3)
     assert handled == ["d1"] and ledger.get("d2")["outcome"] == "coalesced"
+
+
+@pytest.mark.parametrize("worker_ahead, coalesced", [(0.0, False), (0.9, False), (1.5, True)])
+def test_a_delivery_is_coalesced_only_when_the_review_started_clearly_after_it(queue, worker_ahead, coalesced):
+    # A base edited 0.1 s after a review of the head started (the review may have read the old
+    # base), seen by a worker whose clock runs `worker_ahead` seconds ahead of the web host's:
+    # the worker's start must not look later than the edit's admission, or the edit is lost.
+    _huey, ledger, _leases = queue
+    edited = job("d2", action="edited")
+    edited.payload["changes"] = {"base": {"ref": {"from": "main"}}}
+    edited = subject_of(edited)
+    assert edited.pull
+    started_really = NOW - 0.1
+    ledger.reviewed(edited, started=started_really + worker_ahead)
+    assert ledger.covered(edited, admitted=NOW) is coalesced
