@@ -16,7 +16,7 @@ from .pairs import BranchPair
 SPEC = RuleSpec(id="JSONSCHEMA_BRANCH_REMOVED", format=Format.JSONSCHEMA, breaks=BACKWARD_ONLY,
                 severity=Severity.ERROR, summary="old data of an alternative matches no new alternative")
 PAIR = BranchPair
-MESSAGE = 'Alternative "{path}" ({types}) was removed; no new alternative accepts its data.'
+MESSAGE = 'Alternative "{path}" ({types}) was removed or changed: no new alternative accepts its data.'
 
 
 def check(pair: BranchPair, ctx):

@@ -63,6 +63,12 @@ def fallback(flat: Flat, name: str) -> tuple[tuple, bool]:
     return flat.additional, not is_open(flat.additional)
 
 
+def holding(flat: Flat, name: str) -> tuple:
+    """Every schema a present property `name` that `properties` does not declare must match:
+    applying() and the object's own fallback (which is also `unevaluatedProperties`)."""
+    return applying(flat, name) + fallback(flat, name)[0]
+
+
 def cannot_hold(flat: Flat, name: str) -> bool:
     """Whether no object valid under `flat` holds the property `name` (a closed content model
     that lacks it)."""

@@ -7,7 +7,8 @@ over names an old pattern matches (`-id$` added beside `^x-` also applies to `x-
 Why it breaks: old data with such properties fails the new schema (BACKWARD). Under the
 LENIENT policy (default) producers never write undeclared names, so closing an *open*
 model is not reported; a model that declared names (a pattern or a schema) still is. Either
-policy reports an `additionalProperties` closing out a name only a `then`, `else` or
+policy reports an `additionalProperties` closing out a name the old object requires without
+declaring it in `properties` (every old document holds it), or one only a `then`, `else` or
 dependency declares (it does not see those names; `unevaluatedProperties` does).
 
 Example (strict): `"additionalProperties": true` became `false`.
@@ -29,6 +30,7 @@ OVERLAP = ('"patternProperties" of "{path}" gained {pattern}, which also applies
            'pattern matches ({name}): the values old data holds there may fail it.')
 CONDITIONAL = ('"{keyword}" of "{path}" now rejects {name}, which old data holds where a `then`, `else` '
                'or dependency declares it (additionalProperties does not see the names those declare).')
+REQUIRED = '"{keyword}" of "{path}" now rejects {name}, which the old schema requires: every old document holds it.'
 
 
 def check(pair: SchemaPair, ctx):
@@ -38,6 +40,6 @@ def check(pair: SchemaPair, ctx):
                                      new=content.describe(change.new))
             if change.name is not None:  # JSON text: a pattern or a name may hold any character
                 name, pattern = json.dumps(change.name), json.dumps(change.added)
-                message = OVERLAP.format(path=pair.path, pattern=pattern, name=name) if change.added \
-                    else CONDITIONAL.format(keyword=change.keyword, path=pair.path, name=name)
+                template = OVERLAP if change.added else REQUIRED if change.required else CONDITIONAL
+                message = template.format(keyword=change.keyword, path=pair.path, pattern=pattern, name=name)
             yield SPEC.finding(path=change.where, line=pair.new.key_line(change.keyword), message=message)

@@ -8,11 +8,14 @@ B, F = Direction.BACKWARD, Direction.FORWARD
 
 
 def added(ctx, parent, name: str) -> tuple[frozenset, bool]:
-    """(breaks, whether the old schema declared the name via patternProperties/additional*)."""
+    """(breaks, whether the old schema declared the name: via patternProperties/additional*,
+    or by requiring it)."""
     fallback, declared = content.fallback(parent.old, name)
     lines = (parent.old.line, parent.new.prop_lines.get(name, parent.new.line))
     found = ctx.breaks(fallback, parent.new.props[name], lines)
     breaks = set()
+    if name in parent.old.required:
+        declared = True  # required, not in `properties`: every old document holds it
     if B in found and not declared and not ctx.strict and _conditional_clash(ctx, parent, name, lines):
         declared = True  # a `then`, `else` or dependency declares it: old data holds it there
     # Old data may hold the name only where the old schema let it (STRICT: anywhere open).

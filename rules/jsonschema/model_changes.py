@@ -18,6 +18,7 @@ class Change(NamedTuple):
     new: tuple
     name: str | None = None  # a name old data holds that the new model rejects
     added: str | None = None  # the added pattern that also matches `name`, as an old one does
+    required: bool = False  # `name` is one the old object requires: every old document holds it
 
 
 def changes(ctx, pair) -> Iterator[Change]:
@@ -33,7 +34,7 @@ def changes(ctx, pair) -> Iterator[Change]:
         "additionalProperties" in old.lines else "unevaluatedProperties"
     where = paths.keyword(pair.path, keyword)
     if not (content.is_schema(old.additional) and content.is_schema(new.additional)):
-        closed = _conditional_name_closed(ctx, old, new)
+        closed = _held_name_closed(ctx, old, new, pair.path)
         found = list(_compare(ctx, where, keyword, old.additional, new.additional,
                               old_declared=not content.is_open(old.additional) or closed is not None
                               or _sibling_name_closed(ctx, old, new),
@@ -42,7 +43,7 @@ def changes(ctx, pair) -> Iterator[Change]:
         # where the model did not narrow (`unevaluatedProperties: false` became `additional...`).
         yield from (change for change in found if closed is None or change.direction is not B)
         if closed is not None:
-            yield closed._replace(where=where, keyword=keyword)
+            yield closed._replace(where=closed.where or where, keyword=closed.keyword or keyword)
     for pattern in old.pattern_props.keys() - new.pattern_props.keys():
         wider = _covering(new.pattern_props, pattern)
         # Names the old pattern matched match a wider new one: they keep a declared schema.
@@ -93,11 +94,21 @@ def _sibling_name_closed(ctx, old, new) -> bool:
     return False
 
 
-def _conditional_name_closed(ctx, old, new) -> Change | None:
-    """A new `additionalProperties` that rejects a name a `then`, `else` or dependency of the
-    old model declares or requires, if any. Old data holds it where that applies (either
-    policy); `additionalProperties` sees only the properties beside it (`unevaluatedProperties`
-    sees those of a branch that applied, so it closes nothing here)."""
+def _held_name_closed(ctx, old, new, path: str) -> Change | None:
+    """A new `additionalProperties` that rejects a name old data holds though `properties`
+    does not declare it, if any: one the old object requires (every old document holds it),
+    or one a `then`, `else` or dependency of the old model declares or requires (old data holds
+    it where that applies). Either policy: such a name is declared. `additionalProperties` sees
+    only the properties beside it (`unevaluatedProperties` sees those of a branch that applied,
+    so it closes no conditional name)."""
+    for name in old.required.keys() - old.props.keys() - new.props.keys():
+        held, now = content.holding(old, name), content.holding(new, name)
+        if B in ctx.breaks(held, now):
+            # A pattern added over it says where; else the content model (the caller's place).
+            added = next((p for p in new.pattern_props.keys() - old.pattern_props.keys()
+                          if content.find(p, name)), None)
+            where = paths.keyword(path, "patternProperties", added) if added else ""
+            return Change(B, where, "patternProperties" if added else "", held, now, name=name, required=True)
     for name, each in old_data.conditional_names(ctx, old).items():
         if name in old.props or name in new.props:
             continue  # compared as a property

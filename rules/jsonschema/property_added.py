@@ -4,8 +4,9 @@ Backward (new schema reads old data): under the STRICT policy (Confluent's defau
 *open* content model (no `additionalProperties`, or `true`) lets old producers write any
 name with any value, so a new property is only safe if its schema accepts anything. Under
 LENIENT (the default here) producers are assumed never to write undeclared names, so only a
-name the old schema declared through `patternProperties`, an `additionalProperties` schema or
-a `then`, `else` or dependency (old data holds it where that applies) can clash. Forward (old schema reads new data): a *closed* old model (`additionalProperties:
+name the old schema declared through `required` (every old document holds it),
+`patternProperties`, an `additionalProperties` schema or a `then`, `else` or dependency (old
+data holds it where that applies) can clash. Forward (old schema reads new data): a *closed* old model (`additionalProperties:
 false`) or one whose fallback schema rejects the new property's values breaks old consumers.
 
 Example (strict): `{"properties": {"foo": ...}}` gained `"bar": {"type": "number"}`; an old
