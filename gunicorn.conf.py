@@ -23,7 +23,14 @@ def _count(key: str, default: str) -> int:
     return int(raw)
 
 
-bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
+def _port() -> str:
+    raw = os.environ.get("PORT", "").strip() or "8000"
+    if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= 65535):
+        sys.exit("schema-review cannot start: PORT must be a port number from 1 to 65535")  # no traceback
+    return raw
+
+
+bind = f"0.0.0.0:{_port()}"
 workers = _count("WEB_CONCURRENCY", "1")  # gunicorn itself also reads it, and fails on a non-number
 worker_class = "gthread"
 threads = _count("WEB_THREADS", "8")

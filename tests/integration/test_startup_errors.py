@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 
 from tests.harness.server import free_port
 from tests.shared import REPO
@@ -53,3 +54,12 @@ def test_gunicorn_conf_names_a_bad_thread_count():
                {"WEB_THREADS": "many-hunter9"})
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert done.stderr.strip() == "schema-review cannot start: WEB_THREADS must be a whole number above 0"
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "abc", "80 80"])
+def test_gunicorn_conf_names_a_bad_port(port):
+    # gunicorn bound $PORT before the App's own check ran: a traceback (99999) or gunicorn's
+    # own message, and none of the App's other problems named.
+    done = run([sys.executable, "-m", "gunicorn", "app:app"], {"PORT": port})
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip() == "schema-review cannot start: PORT must be a port number from 1 to 65535"
