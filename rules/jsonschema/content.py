@@ -48,11 +48,9 @@ def applying(flat: Flat, name: str, *, compared: frozenset = frozenset()) -> tup
     matches (patternProperties apply to declared names too) but those `compared` on their own,
     and each `additionalProperties` whose own object neither declares it nor has a pattern for
     it (one merged in by allOf or $ref does not see the declarations beside it)."""
-    closing = tuple(s for names, patterns, schemas in flat.closures
-                    if name not in names and not any(find(p, name) for p in patterns) for s in schemas)
     matched = tuple(s for pattern, schemas in flat.pattern_props.items()
                     if pattern not in compared and find(pattern, name) for s in schemas)
-    return flat.props.get(name, ()) + matched + closing
+    return flat.props.get(name, ()) + matched + closing(flat, name)
 
 
 def fallback(flat: Flat, name: str) -> tuple[tuple, bool]:
@@ -63,10 +61,11 @@ def fallback(flat: Flat, name: str) -> tuple[tuple, bool]:
     return flat.additional, not is_open(flat.additional)
 
 
-def holding(flat: Flat, name: str) -> tuple:
-    """Every schema a present property `name` that `properties` does not declare must match:
-    applying() and the object's own fallback (which is also `unevaluatedProperties`)."""
-    return applying(flat, name) + fallback(flat, name)[0]
+def closing(flat: Flat, name: str) -> tuple:
+    """Each `additionalProperties` whose own object neither declares `name` nor has a pattern
+    for it: the part of applying() that closes the name out."""
+    return tuple(s for names, patterns, schemas in flat.closures
+                 if name not in names and not any(find(p, name) for p in patterns) for s in schemas)
 
 
 def cannot_hold(flat: Flat, name: str) -> bool:

@@ -7,9 +7,10 @@ over names an old pattern matches (`-id$` added beside `^x-` also applies to `x-
 Why it breaks: old data with such properties fails the new schema (BACKWARD). Under the
 LENIENT policy (default) producers never write undeclared names, so closing an *open*
 model is not reported; a model that declared names (a pattern or a schema) still is. Either
-policy reports an `additionalProperties` closing out a name the old object requires without
-declaring it in `properties` (every old document holds it), or one only a `then`, `else` or
-dependency declares (it does not see those names; `unevaluatedProperties` does).
+policy reports an `additionalProperties` or an added pattern closing out a name the old object
+requires without declaring it in `properties` (every old document holds it), or one only a
+`then`, `else` or dependency declares (`additionalProperties` does not see those names;
+`unevaluatedProperties` does).
 
 Example (strict): `"additionalProperties": true` became `false`.
 

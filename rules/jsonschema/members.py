@@ -14,8 +14,8 @@ def added(ctx, parent, name: str) -> tuple[frozenset, bool]:
     lines = (parent.old.line, parent.new.prop_lines.get(name, parent.new.line))
     found = ctx.breaks(fallback, parent.new.props[name], lines)
     breaks = set()
-    if name in parent.old.required:
-        declared = True  # required, not in `properties`: every old document holds it
+    if name in parent.old.required and name not in old_data.conditional_names(ctx, parent.old):
+        declared = True  # required, declared nowhere else: every old document holds it, any value
     if B in found and not declared and not ctx.strict and _conditional_clash(ctx, parent, name, lines):
         declared = True  # a `then`, `else` or dependency declares it: old data holds it there
     # Old data may hold the name only where the old schema let it (STRICT: anywhere open).

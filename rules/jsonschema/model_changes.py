@@ -95,21 +95,27 @@ def _sibling_name_closed(ctx, old, new) -> bool:
 
 
 def _held_name_closed(ctx, old, new, path: str) -> Change | None:
-    """A new `additionalProperties` that rejects a name old data holds though `properties`
-    does not declare it, if any: one the old object requires (every old document holds it),
-    or one a `then`, `else` or dependency of the old model declares or requires (old data holds
-    it where that applies). Either policy: such a name is declared. `additionalProperties` sees
-    only the properties beside it (`unevaluatedProperties` sees those of a branch that applied,
-    so it closes no conditional name)."""
-    for name in old.required.keys() - old.props.keys() - new.props.keys():
-        held, now = content.holding(old, name), content.holding(new, name)
-        if B in ctx.breaks(held, now):
-            # A pattern added over it says where; else the content model (the caller's place).
-            added = next((p for p in new.pattern_props.keys() - old.pattern_props.keys()
-                          if content.find(p, name)), None)
-            where = paths.keyword(path, "patternProperties", added) if added else ""
-            return Change(B, where, "patternProperties" if added else "", held, now, name=name, required=True)
-    for name, each in old_data.conditional_names(ctx, old).items():
+    """A new `additionalProperties` or added pattern that rejects a name old data holds though
+    `properties` does not declare it, if any: one the old object requires (every old document
+    holds it), or one a `then`, `else` or dependency of the old model declares or requires (old
+    data holds it where that applies). Either policy: such a name is declared.
+    `additionalProperties` sees only the properties beside it; `unevaluatedProperties` also
+    sees those a branch, `if` or dependency evaluated, so it is left to the comparison of the
+    content models. Names and patterns are taken in the file's order: the finding a push shows
+    is the one the next push shows."""
+    conditional = old_data.conditional_names(ctx, old)
+    for name in old.required:
+        if name in old.props or name in new.props or name in conditional:
+            continue  # a property, or a conditional name (below: its branch says what it holds)
+        held = content.applying(old, name)
+        if B in ctx.breaks(held, content.closing(new, name)):
+            return Change(B, paths.keyword(path, "additionalProperties"), "additionalProperties", held,
+                          content.closing(new, name), name=name, required=True)
+        for pattern, schemas in new.pattern_props.items():
+            if pattern not in old.pattern_props and content.find(pattern, name) and B in ctx.breaks(held, schemas):
+                return Change(B, paths.keyword(path, "patternProperties", pattern), "patternProperties",
+                              held, schemas, name=name, required=True)
+    for name, each in conditional.items():
         if name in old.props or name in new.props:
             continue  # compared as a property
         held, now = content.applying(old, name), content.applying(new, name)
