@@ -5,6 +5,7 @@ import sys
 import tempfile
 
 from bot.config.envfile import load_env_file
+from bot.config.settings import BAD_PORT, is_port
 
 # Settings in .env (written by the registration page) apply to gunicorn's own knobs too.
 load_env_file()
@@ -25,8 +26,8 @@ def _count(key: str, default: str) -> int:
 
 def _port() -> str:
     raw = os.environ.get("PORT", "").strip() or "8000"
-    if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= 65535):
-        sys.exit("schema-review cannot start: PORT must be a port number from 1 to 65535")  # no traceback
+    if not is_port(raw):
+        sys.exit(f"schema-review cannot start: {BAD_PORT}")  # no traceback; before the App's own check
     return raw
 
 

@@ -116,7 +116,7 @@ def read(environ: Mapping[str, str]) -> Reading:
     if not _is_api_url(api_url):
         malformed.append(BAD_URL)
     port = value(PORT) or "8000"
-    if not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+    if not is_port(port):
         malformed.append(BAD_PORT)
     if missing or malformed:
         return Reading(None, tuple(missing), tuple(malformed))
@@ -179,3 +179,8 @@ def key_problem(text: str) -> str | None:
              (ed448.Ed448PrivateKey, "Ed448"), (dsa.DSAPrivateKey, "DSA"))
     kind = next((name for cls, name in kinds if isinstance(loaded, cls)), "non-RSA")
     return NOT_RSA.replace("{kind}", kind)
+
+
+def is_port(text: str) -> bool:
+    """A TCP port number as written in the environment (gunicorn.conf.py binds it too)."""
+    return text.isascii() and text.isdigit() and 1 <= int(text) <= 65535

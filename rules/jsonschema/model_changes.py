@@ -107,10 +107,10 @@ def _held_name_closed(ctx, old, new, path: str) -> Change | None:
     for name in old.required:
         if name in old.props or name in new.props or name in conditional:
             continue  # a property, or a conditional name (below: its branch says what it holds)
-        held = content.applying(old, name)
-        if B in ctx.breaks(held, content.closing(new, name)):
+        held, closing = content.applying(old, name), content.closing(new, name)
+        if B in ctx.breaks(held, closing):
             return Change(B, paths.keyword(path, "additionalProperties"), "additionalProperties", held,
-                          content.closing(new, name), name=name, required=True)
+                          closing, name=name, required=True)
         for pattern, schemas in new.pattern_props.items():
             if pattern not in old.pattern_props and content.find(pattern, name) and B in ctx.breaks(held, schemas):
                 return Change(B, paths.keyword(path, "patternProperties", pattern), "patternProperties",
