@@ -100,17 +100,22 @@ def _held_name_closed(ctx, old, new, path: str) -> Change | None:
     holds it), or one a `then`, `else` or dependency of the old model declares or requires (old
     data holds it where that applies). Either policy: such a name is declared.
     `additionalProperties` sees only the properties beside it; `unevaluatedProperties` also
-    sees those a branch, `if` or dependency evaluated, so it is left to the comparison of the
-    content models. Names and patterns are taken in the file's order: the finding a push shows
-    is the one the next push shows."""
+    sees those a branch, `if` or dependency evaluated, so it counts only where nothing of the
+    kind could have (_unevaluated). Names and patterns are taken in the file's order: the
+    finding a push shows is the one the next push shows."""
     conditional = old_data.conditional_names(ctx, old)
     for name in old.required:
         if name in old.props or name in new.props or name in conditional:
             continue  # a property, or a conditional name (below: its branch says what it holds)
-        held, closing = content.applying(old, name), content.closing(new, name)
+        held = content.applying(old, name) + _unevaluated(old, name)
+        closing = content.closing(new, name)
         if B in ctx.breaks(held, closing):
             return Change(B, paths.keyword(path, "additionalProperties"), "additionalProperties", held,
                           closing, name=name, required=True)
+        left = _unevaluated(new, name)
+        if left and B in ctx.breaks(held, left):
+            return Change(B, paths.keyword(path, "unevaluatedProperties"), "unevaluatedProperties", held,
+                          left, name=name, required=True)
         for pattern, schemas in new.pattern_props.items():
             if pattern not in old.pattern_props and content.find(pattern, name) and B in ctx.breaks(held, schemas):
                 return Change(B, paths.keyword(path, "patternProperties", pattern), "patternProperties",
@@ -122,6 +127,22 @@ def _held_name_closed(ctx, old, new, path: str) -> Change | None:
         if any(B in ctx.breaks(held + declared, now) for declared in each):
             return Change(B, "", "", held, now, name=name)
     return None
+
+
+def _unevaluated(flat: Flat, name: str) -> tuple:
+    """The `unevaluatedProperties` schemas a present `name` meets in `flat`: only where nothing
+    else could evaluate it, no property, pattern or `additionalProperties`, and no `if`,
+    branch, dependency or reference outside the file whose annotations it would see (another
+    anyOf/oneOf option may match too); () otherwise, or when the model is not that keyword's.
+    One merged in by allOf or `$ref` evaluates what it takes, so an outer one never sees those:
+    of several, only `false` everywhere is sure to reject the name."""
+    if "unevaluatedProperties" not in flat.lines or "additionalProperties" in flat.lines \
+            or name in flat.props or flat.closures or flat.conditions or flat.choices \
+            or flat.dep_schemas or flat.externals or content.pattern_match(flat, name):
+        return ()
+    if len(flat.additional) == 1 or all(schema is False for schema in flat.additional):
+        return flat.additional
+    return ()
 
 
 def _takes_every_holder(ctx, option, name: str) -> bool:
