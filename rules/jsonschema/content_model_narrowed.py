@@ -10,7 +10,8 @@ model is not reported; a model that declared names (a pattern or a schema) still
 policy reports an `additionalProperties` or an added pattern closing out a name the old object
 requires without declaring it in `properties` (every old document holds it), or one only a
 `then`, `else` or dependency declares (`additionalProperties` does not see those names;
-`unevaluatedProperties` does).
+`unevaluatedProperties` does). An `unevaluatedProperties` closing out such a required name is
+reported where nothing else could evaluate the name (no `if`, branch, dependency or pattern).
 
 Example (strict): `"additionalProperties": true` became `false`.
 
