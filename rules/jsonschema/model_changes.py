@@ -8,6 +8,7 @@ from . import content, old_data, paths, regex_automaton, regex_cover
 from .flat import Flat
 
 B, F = Direction.BACKWARD, Direction.FORWARD
+MAX_EVALUATOR_DEPTH = 8  # nested ifs, options and dependencies looked into for unevaluatedProperties
 
 
 class Change(NamedTuple):
@@ -107,13 +108,14 @@ def _held_name_closed(ctx, old, new, path: str) -> Change | None:
     for name in old.required:
         if name in old.props or name in new.props or name in conditional:
             continue  # a property, or a conditional name (below: its branch says what it holds)
-        held = content.applying(old, name) + _unevaluated(old, name)
+        before = _unevaluated(ctx.old_flats, old, name)  # None: what old data holds there is unknown
+        held = content.applying(old, name) + (before or ())
         closing = content.closing(new, name)
         if B in ctx.breaks(held, closing):
             return Change(B, paths.keyword(path, "additionalProperties"), "additionalProperties", held,
                           closing, name=name, required=True)
-        left = _unevaluated(new, name)
-        if left and B in ctx.breaks(held, left):
+        left = _unevaluated(ctx.new_flats, new, name)
+        if left and before is not None and B in ctx.breaks(held, left):
             return Change(B, paths.keyword(path, "unevaluatedProperties"), "unevaluatedProperties", held,
                           left, name=name, required=True)
         for pattern, schemas in new.pattern_props.items():
@@ -129,20 +131,42 @@ def _held_name_closed(ctx, old, new, path: str) -> Change | None:
     return None
 
 
-def _unevaluated(flat: Flat, name: str) -> tuple:
-    """The `unevaluatedProperties` schemas a present `name` meets in `flat`: only where nothing
-    else could evaluate it, no property, pattern or `additionalProperties`, and no `if`,
-    branch, dependency or reference outside the file whose annotations it would see (another
-    anyOf/oneOf option may match too); () otherwise, or when the model is not that keyword's.
-    One merged in by allOf or `$ref` evaluates what it takes, so an outer one never sees those:
-    of several, only `false` everywhere is sure to reject the name."""
-    if "unevaluatedProperties" not in flat.lines or "additionalProperties" in flat.lines \
-            or name in flat.props or flat.closures or flat.conditions or flat.choices \
-            or flat.dep_schemas or flat.externals or content.pattern_match(flat, name):
+def _unevaluated(flats, flat: Flat, name: str) -> tuple | None:
+    """The `unevaluatedProperties` schemas a present `name` meets in `flat`; () where the model
+    has none; None where that cannot be told: something else may evaluate the name first (a
+    pattern, `additionalProperties`, an `if`, branch, dependency or reference outside the
+    file whose annotations it sees). One merged in by allOf or `$ref` evaluates what it takes,
+    so an outer one never sees those: of several, only `false` everywhere is sure to reject."""
+    if "unevaluatedProperties" not in flat.lines:
         return ()
+    if "additionalProperties" in flat.lines or name in flat.props or flat.closures or flat.externals \
+            or content.pattern_match(flat, name) or _may_evaluate(flats, _evaluators(flat), name, flat.line):
+        return None
     if len(flat.additional) == 1 or all(schema is False for schema in flat.additional):
         return flat.additional
-    return ()
+    return None
+
+
+def _evaluators(flat: Flat) -> list:
+    """The subschemas beside `flat`'s own keywords whose annotations `unevaluatedProperties`
+    sees where they hold: each `if`, `then` and `else`, the other anyOf/oneOf options, each
+    dependent schema."""
+    raws = [branch for condition in flat.conditions for branch in condition if branch is not None]
+    raws += [option for _keyword, options, index in flat.choices
+             for at, option in enumerate(options) if at != index]
+    return raws + [schema for schemas in flat.dep_schemas.values() for schema in schemas]
+
+
+def _may_evaluate(flats, raws: list, name: str, line: int, depth: int = 0) -> bool:
+    """Whether any of `raws` may evaluate `name`: one of its alternatives declares it, has a
+    pattern for it, an `additionalProperties` or `unevaluatedProperties`, a reference outside
+    the file, or such a subschema of its own (deeper than MAX_EVALUATOR_DEPTH: assumed so)."""
+    if raws and depth >= MAX_EVALUATOR_DEPTH:
+        return True
+    return any(name in each.props or each.additional or each.closures or each.externals
+               or content.pattern_match(each, name)
+               or _may_evaluate(flats, _evaluators(each), name, each.line, depth + 1)
+               for raw in raws for each in flats.alternatives((raw,), line))
 
 
 def _takes_every_holder(ctx, option, name: str) -> bool:
