@@ -62,10 +62,43 @@ def fallback(flat: Flat, name: str) -> tuple[tuple, bool]:
 
 
 def closing(flat: Flat, name: str) -> tuple:
+    """The part of applying() that closes the name out: each `additionalProperties` whose own
+    object neither declares `name` nor has a pattern for it, each `unevaluatedProperties` sure
+    to meet it (unevaluated)."""
+    return additional_closing(flat, name) + unevaluated(flat, name)[0]
+
+
+def additional_closing(flat: Flat, name: str) -> tuple:
     """Each `additionalProperties` whose own object neither declares `name` nor has a pattern
-    for it: the part of applying() that closes the name out."""
+    for it."""
     return tuple(s for names, patterns, schemas in flat.closures
                  if name not in names and not any(find(p, name) for p in patterns) for s in schemas)
+
+
+def unevaluated(flat: Flat, name: str) -> tuple[tuple, bool]:
+    """The `unevaluatedProperties` schemas a present `name` surely meets, and whether another
+    may meet it (what an `if`, another option or a dependency evaluates cannot be told)."""
+    met, unsure = [], False
+    for closure in flat.unevaluated:
+        meets = _meets(closure, name)
+        if meets:
+            met.extend(closure.schemas)
+        unsure = unsure or meets is None
+    return tuple(met), unsure
+
+
+def _meets(closure, name: str) -> bool | None:
+    """Whether `closure` validates a present `name`: not when its object evaluates the name
+    first, nor when an inner one meets it first (it evaluates what it takes, and what it refuses
+    fails the object anyway); None when that cannot be told."""
+    if closure.evaluates_all or name in closure.names or any(find(p, name) for p in closure.patterns):
+        return False
+    inner = [_meets(each, name) for each in closure.inner]
+    if any(inner):
+        return False
+    if None in inner or closure.may_evaluate is None or name in closure.may_evaluate:
+        return None
+    return True
 
 
 def cannot_hold(flat: Flat, name: str) -> bool:

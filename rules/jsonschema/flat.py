@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from . import values
 
@@ -10,6 +11,20 @@ Schemas = tuple  # subschemas that must all hold (raw JSON nodes); () means "any
 LOWER_BOUNDS = ("minLength", "minItems", "minProperties", "minContains")
 UPPER_BOUNDS = ("maxLength", "maxItems", "maxProperties", "maxContains")
 CONTAINS_COUNTS = ("minContains", "maxContains")  # how many items match `contains`
+
+
+class Unevaluated(NamedTuple):
+    """An `unevaluatedProperties` and what its own object evaluates before it, in place: a
+    sibling's declarations (beside the allOf or `$ref` that reached it) are not among them."""
+
+    names: frozenset  # declared in `properties` there, allOf and `$ref` merged in
+    patterns: tuple  # patternProperties there
+    schemas: tuple  # (the keyword's value,)
+    evaluates_all: bool  # an additionalProperties there takes every other name first
+    # the names an `if`, `then`, `else`, another anyOf/oneOf option or a dependent schema there
+    # may evaluate, where it holds; None: any name
+    may_evaluate: frozenset | None
+    inner: tuple  # the Unevaluated of objects below it, met before it
 
 
 @dataclass
@@ -36,6 +51,7 @@ class Flat:
     # the schemas). It applies to every name those two miss, even one declared beside it by
     # allOf/$ref: validators read `properties`/`patternProperties` of its own object only.
     closures: tuple = ()
+    unevaluated: tuple = ()  # an Unevaluated per schema object with `unevaluatedProperties`
     prefix: list = field(default_factory=list)  # positional item Schemas
     rest: Schemas = ()
     dep_required: dict = field(default_factory=dict)  # name -> tuple of names
@@ -74,6 +90,15 @@ class Flat:
     def item(self, index: int) -> Schemas:
         return self.prefix[index] if index < len(self.prefix) else self.rest
 
+    def evaluators(self) -> list:
+        """The subschemas beside this alternative's own keywords that evaluate properties only
+        where they hold: each `if`, `then` and `else`, the other anyOf/oneOf options, each
+        dependent schema (`unevaluatedProperties` sees what they evaluated)."""
+        raws = [branch for condition in self.conditions for branch in condition if branch is not None]
+        raws += [option for _keyword, options, index in self.choices
+                 for at, option in enumerate(options) if at != index]
+        return raws + [schema for schemas in self.dep_schemas.values() for schema in schemas]
+
     def labelled(self, keyword: str, options: list, index: int) -> "Flat":
         """This alternative as option `index` of an anyOf/oneOf list."""
         return dataclasses.replace(self, label=f"{self.label}/{keyword}[{index}]",
@@ -103,6 +128,7 @@ class Flat:
         out.pattern_props = _join(self.pattern_props, other.pattern_props)
         out.additional = self.additional + other.additional
         out.closures = self.closures + other.closures
+        out.unevaluated = self.unevaluated + other.unevaluated
         size = max(len(self.prefix), len(other.prefix))
         out.prefix = [self.item(i) + other.item(i) for i in range(size)]
         out.rest = self.rest + other.rest

@@ -1,16 +1,24 @@
 """Schemas (tuples of raw nodes) -> their alternatives as Flats: $ref followed, allOf merged."""
 from __future__ import annotations
 
+import dataclasses
+
 from ..limits import MAX_JSONSCHEMA_ALTERNATIVES
 from ..model import SchemaError
 from . import values
 from .drafts import Draft
-from .flat import CONTAINS_COUNTS, LOWER_BOUNDS, UPPER_BOUNDS, Flat, anything, bound_key, nothing
+from .flat import (CONTAINS_COUNTS, LOWER_BOUNDS, UPPER_BOUNDS, Flat, Unevaluated, anything, bound_key,
+                   nothing)
 from .keywords import ANNOTATIONS
 from .parse import Parsed
 from .refs import External
 
 TOO_MANY = "anyOf/oneOf/allOf combine into more than {limit} alternatives"
+# What a subschema applying in place evaluates, as unevaluatedProperties sees it (`not` evaluates
+# nothing: its annotations are dropped).
+EVALUATES_ANY = frozenset({"patternProperties", "additionalProperties", "unevaluatedProperties"})
+IN_PLACE_LISTS = ("allOf", "anyOf", "oneOf")
+IN_PLACE_SINGLE = ("if", "then", "else")
 
 
 class TooManyAlternatives(SchemaError):
@@ -69,7 +77,43 @@ class Flattener:
                 options = [flat.labelled(keyword, node[keyword], index)
                            for index, sub in enumerate(node[keyword]) for flat in self._one(sub, line)]
                 result = self._product(result, options, line)
+        if "unevaluatedProperties" in node and self.doc.draft.reads("unevaluatedProperties"):
+            result = [self._unevaluated(flat, node["unevaluatedProperties"]) for flat in result]
         return result
+
+    def _unevaluated(self, flat: Flat, schema) -> Flat:
+        """`flat`, an alternative of an object with `unevaluatedProperties`, holding the keyword
+        with what the object evaluates before it."""
+        closure = Unevaluated(names=frozenset(flat.props), patterns=tuple(flat.pattern_props),
+                              schemas=(schema,), evaluates_all=bool(flat.closures),
+                              may_evaluate=self._may_evaluate(flat.evaluators()),
+                              inner=flat.unevaluated)
+        return dataclasses.replace(flat, unevaluated=flat.unevaluated + (closure,))
+
+    def _may_evaluate(self, raws: list) -> frozenset | None:
+        """The property names `raws` may evaluate where they hold, or None: any name (a pattern,
+        an additionalProperties or unevaluatedProperties, a reference outside the file). Read
+        from the schema objects applying in place, each once: no alternatives are formed, so
+        neither their count nor their product limits it."""
+        names: set = set()
+        seen: set = set()
+        pending = list(raws)
+        while pending:
+            node = self.doc.refs.resolve(pending.pop())
+            if isinstance(node, External):
+                return None
+            if not isinstance(node, dict) or id(node) in seen:
+                continue  # true, false, or met before: nothing more to evaluate
+            seen.add(id(node))
+            read = {key: value for key, value in node.items() if self.doc.draft.reads(key)}
+            if not EVALUATES_ANY.isdisjoint(read):
+                return None
+            names.update(read.get("properties", ()))
+            pending.extend(self.doc.refs.target(node, keyword) for keyword in self.doc.refs.keywords_in(node))
+            pending.extend(sub for keyword in IN_PLACE_LISTS for sub in read.get(keyword, ()))
+            pending.extend(read[keyword] for keyword in IN_PLACE_SINGLE if keyword in read)
+            pending.extend(read.get("dependentSchemas", {}).values())
+        return frozenset(names)
 
     def _always_twice(self, options) -> bool:
         """Whether two options accept every value: then each value matches both, and `oneOf`

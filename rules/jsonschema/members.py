@@ -12,11 +12,13 @@ def added(ctx, parent, name: str) -> tuple[frozenset, bool]:
     or by requiring it)."""
     fallback, declared = content.fallback(parent.old, name)
     lines = (parent.old.line, parent.new.prop_lines.get(name, parent.new.line))
-    found = ctx.breaks(fallback, parent.new.props[name], lines)
+    # all the new object asks of it: a pattern, or a closure (allOf, $ref) that does not see it
+    now = content.applying(parent.new, name)
+    found = ctx.breaks(fallback, now, lines)
     breaks = set()
     if name in parent.old.required and name not in old_data.conditional_names(ctx, parent.old):
         declared = True  # required, declared nowhere else: every old document holds it, any value
-    if B in found and not declared and not ctx.strict and _conditional_clash(ctx, parent, name, lines):
+    if B in found and not declared and not ctx.strict and _conditional_clash(ctx, parent, name, now, lines):
         declared = True  # a `then`, `else` or dependency declares it: old data holds it there
     # Old data may hold the name only where the old schema let it (STRICT: anywhere open).
     if B in found and not ctx.lenient_assumes(not declared):
@@ -26,11 +28,11 @@ def added(ctx, parent, name: str) -> tuple[frozenset, bool]:
     return frozenset(breaks), declared
 
 
-def _conditional_clash(ctx, parent, name: str, lines: tuple) -> bool:
+def _conditional_clash(ctx, parent, name: str, now: tuple, lines: tuple) -> bool:
     """Whether old data holding `name` where a conditional branch of the old object declares
-    it may hold a value the new property rejects."""
+    it may hold a value the new object (`now`: what it asks of the name) rejects."""
     held = content.applying(parent.old, name)
-    return any(B in ctx.breaks(held + declared, parent.new.props[name], lines)
+    return any(B in ctx.breaks(held + declared, now, lines)
                for declared in old_data.conditional_names(ctx, parent.old).get(name, ()))
 
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 from typing import Iterator, NamedTuple
 
 from ..model import Direction
-from . import content, old_data, paths, regex_automaton, regex_cover
+from . import content, instances, old_data, paths, regex_automaton, regex_cover
 from .flat import Flat
 
 B, F = Direction.BACKWARD, Direction.FORWARD
-MAX_EVALUATOR_DEPTH = 8  # nested ifs, options and dependencies looked into for unevaluatedProperties
 
 
 class Change(NamedTuple):
@@ -102,24 +101,28 @@ def _held_name_closed(ctx, old, new, path: str) -> Change | None:
     data holds it where that applies). Either policy: such a name is declared.
     `additionalProperties` sees only the properties beside it; `unevaluatedProperties` also
     sees those a branch, `if` or dependency evaluated, so it counts only where nothing of the
-    kind could have (_unevaluated). Names and patterns are taken in the file's order: the
+    kind could have (content.unevaluated). Names and patterns are taken in the file's order: the
     finding a push shows is the one the next push shows."""
     conditional = old_data.conditional_names(ctx, old)
     for name in old.required:
         if name in old.props or name in new.props or name in conditional:
             continue  # a property, or a conditional name (below: its branch says what it holds)
-        before = _unevaluated(ctx.old_flats, old, name)  # None: what old data holds there is unknown
-        held = content.applying(old, name) + (before or ())
-        closing = content.closing(new, name)
-        if B in ctx.breaks(held, closing):
+        held = content.applying(old, name)
+
+        def rejects(schemas: tuple) -> bool:
+            return B in ctx.breaks(held, schemas) and not _pinned_taken(ctx, old, name, schemas)
+
+        closing = content.additional_closing(new, name)
+        if rejects(closing):
             return Change(B, paths.keyword(path, "additionalProperties"), "additionalProperties", held,
                           closing, name=name, required=True)
-        left = _unevaluated(ctx.new_flats, new, name)
-        if left and before is not None and B in ctx.breaks(held, left):
+        left = content.unevaluated(new, name)[0]
+        # an old unevaluatedProperties that may meet the name: what old data holds is unknown
+        if left and not content.unevaluated(old, name)[1] and rejects(left):
             return Change(B, paths.keyword(path, "unevaluatedProperties"), "unevaluatedProperties", held,
                           left, name=name, required=True)
         for pattern, schemas in new.pattern_props.items():
-            if pattern not in old.pattern_props and content.find(pattern, name) and B in ctx.breaks(held, schemas):
+            if pattern not in old.pattern_props and content.find(pattern, name) and rejects(schemas):
                 return Change(B, paths.keyword(path, "patternProperties", pattern), "patternProperties",
                               held, schemas, name=name, required=True)
     for name, each in conditional.items():
@@ -131,42 +134,15 @@ def _held_name_closed(ctx, old, new, path: str) -> Change | None:
     return None
 
 
-def _unevaluated(flats, flat: Flat, name: str) -> tuple | None:
-    """The `unevaluatedProperties` schemas a present `name` meets in `flat`; () where the model
-    has none; None where that cannot be told: something else may evaluate the name first (a
-    pattern, `additionalProperties`, an `if`, branch, dependency or reference outside the
-    file whose annotations it sees). One merged in by allOf or `$ref` evaluates what it takes,
-    so an outer one never sees those: of several, only `false` everywhere is sure to reject."""
-    if "unevaluatedProperties" not in flat.lines:
-        return ()
-    if "additionalProperties" in flat.lines or name in flat.props or flat.closures or flat.externals \
-            or content.pattern_match(flat, name) or _may_evaluate(flats, _evaluators(flat), name, flat.line):
-        return None
-    if len(flat.additional) == 1 or all(schema is False for schema in flat.additional):
-        return flat.additional
-    return None
-
-
-def _evaluators(flat: Flat) -> list:
-    """The subschemas beside `flat`'s own keywords whose annotations `unevaluatedProperties`
-    sees where they hold: each `if`, `then` and `else`, the other anyOf/oneOf options, each
-    dependent schema."""
-    raws = [branch for condition in flat.conditions for branch in condition if branch is not None]
-    raws += [option for _keyword, options, index in flat.choices
-             for at, option in enumerate(options) if at != index]
-    return raws + [schema for schemas in flat.dep_schemas.values() for schema in schemas]
-
-
-def _may_evaluate(flats, raws: list, name: str, line: int, depth: int = 0) -> bool:
-    """Whether any of `raws` may evaluate `name`: one of its alternatives declares it, has a
-    pattern for it, an `additionalProperties` or `unevaluatedProperties`, a reference outside
-    the file, or such a subschema of its own (deeper than MAX_EVALUATOR_DEPTH: assumed so)."""
-    if raws and depth >= MAX_EVALUATOR_DEPTH:
-        return True
-    return any(name in each.props or each.additional or each.closures or each.externals
-               or content.pattern_match(each, name)
-               or _may_evaluate(flats, _evaluators(each), name, each.line, depth + 1)
-               for raw in raws for each in flats.alternatives((raw,), line))
+def _pinned_taken(ctx, old, name: str, schemas: tuple) -> bool:
+    """Whether an `enum` or `const` of the old object itself pins `name` to values `schemas`
+    (of the new document) surely take: old data holds nothing else there."""
+    if old.enum is None or len(old.enum) > instances.MAX_VALUES:
+        return False
+    targets = ctx.new_flats.alternatives(schemas, old.line)
+    return all(any(instances.accepts(target, document[name], format_assertion=ctx.options.format_assertion)
+                   for target in targets)
+               for document in old.enum.values() if isinstance(document, dict) and name in document)
 
 
 def _takes_every_holder(ctx, option, name: str) -> bool:
