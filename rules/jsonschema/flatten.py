@@ -32,6 +32,7 @@ class Flattener:
         self.doc = doc
         self._memo: dict[tuple, list[Flat]] = {}
         self._active: set[int] = set()
+        self._evaluated: dict[tuple, tuple] = {}  # _may_evaluate's answers
 
     def alternatives(self, schemas: tuple, line: int) -> list[Flat]:
         key = (tuple(map(id, schemas)), line)
@@ -95,6 +96,12 @@ class Flattener:
         an additionalProperties or unevaluatedProperties, a reference outside the file). Read
         from the schema objects applying in place, each once: no alternatives are formed, so
         neither their count nor their product limits it."""
+        key = tuple(map(id, raws))
+        if key not in self._evaluated:
+            self._evaluated[key] = (raws, self._read_evaluated(raws))  # raws kept: their ids stay theirs
+        return self._evaluated[key][1]
+
+    def _read_evaluated(self, raws: list) -> frozenset | None:
         names: set = set()
         seen: set = set()
         pending = list(raws)
