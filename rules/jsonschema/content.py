@@ -54,11 +54,19 @@ def applying(flat: Flat, name: str, *, compared: frozenset = frozenset()) -> tup
 
 
 def fallback(flat: Flat, name: str) -> tuple[tuple, bool]:
-    """The schemas a name not in `properties` must match, and whether they were declared."""
+    """The schemas a name not in `properties` must match, and whether they were declared: the
+    patterns it matches, else the content model, each `unevaluatedProperties` only where it
+    surely meets the name (an inner one takes it first, an outer one then never sees it), all
+    of them where that cannot be told."""
     matched = pattern_match(flat, name)
     if matched:
         return matched, True
-    return flat.additional, not is_open(flat.additional)
+    declared = not is_open(flat.additional)
+    if flat.unevaluated:
+        met, unsure = unevaluated(flat, name)
+        if not unsure:
+            return additional_closing(flat, name) + met, declared
+    return flat.additional, declared
 
 
 def closing(flat: Flat, name: str) -> tuple:
@@ -78,22 +86,29 @@ def additional_closing(flat: Flat, name: str) -> tuple:
 def unevaluated(flat: Flat, name: str) -> tuple[tuple, bool]:
     """The `unevaluatedProperties` schemas a present `name` surely meets, and whether another
     may meet it (what an `if`, another option or a dependency evaluates cannot be told)."""
-    met, unsure = [], False
+    met, unsure, known = [], False, {}
     for closure in flat.unevaluated:
-        meets = _meets(closure, name)
+        meets = _meets(closure, name, known)
         if meets:
             met.extend(closure.schemas)
         unsure = unsure or meets is None
     return tuple(met), unsure
 
 
-def _meets(closure, name: str) -> bool | None:
+def _meets(closure, name: str, known: dict) -> bool | None:
     """Whether `closure` validates a present `name`: not when its object evaluates the name
     first, nor when an inner one meets it first (it evaluates what it takes, and what it refuses
-    fails the object anyway); None when that cannot be told."""
+    fails the object anyway); None when that cannot be told. `known`: the answers so far, by
+    closure (each is asked once: the inner ones of nested objects are shared)."""
+    if id(closure) not in known:
+        known[id(closure)] = _decided(closure, name, known)
+    return known[id(closure)]
+
+
+def _decided(closure, name: str, known: dict) -> bool | None:
     if closure.evaluates_all or name in closure.names or any(find(p, name) for p in closure.patterns):
         return False
-    inner = [_meets(each, name) for each in closure.inner]
+    inner = [_meets(each, name, known) for each in closure.inner]
     if any(inner):
         return False
     if None in inner or closure.may_evaluate is None or name in closure.may_evaluate:
@@ -104,13 +119,19 @@ def _meets(closure, name: str) -> bool | None:
 def cannot_hold(flat: Flat, name: str) -> bool:
     """Whether no object valid under `flat` holds the property `name` (a closed content model
     that lacks it)."""
-    return name not in flat.props and name not in flat.required \
-        and is_closed(fallback(flat, name)[0])
+    return name not in flat.props and name not in flat.required and closes_out(flat, name)
 
 
 def holds_no_object(flat: Flat) -> bool:
     """Whether `flat` requires a name it cannot hold: no object is valid under it."""
-    return any(name not in flat.props and is_closed(fallback(flat, name)[0]) for name in flat.required)
+    return any(name not in flat.props and closes_out(flat, name) for name in flat.required)
+
+
+def closes_out(flat: Flat, name: str) -> bool:
+    """Whether a present `name` that `properties` does not declare surely fails: a `false` it
+    surely meets (an `unevaluatedProperties` that may not meet it does not count)."""
+    matched = pattern_match(flat, name)
+    return is_closed(matched or additional_closing(flat, name) + unevaluated(flat, name)[0])
 
 
 def _shape(schemas: tuple) -> str | None:

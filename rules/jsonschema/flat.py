@@ -128,7 +128,9 @@ class Flat:
         out.pattern_props = _join(self.pattern_props, other.pattern_props)
         out.additional = self.additional + other.additional
         out.closures = self.closures + other.closures
-        out.unevaluated = self.unevaluated + other.unevaluated
+        # once each: a schema reached twice (allOf of two that share a base) holds one keyword
+        mine = {id(closure) for closure in self.unevaluated}
+        out.unevaluated = self.unevaluated + tuple(c for c in other.unevaluated if id(c) not in mine)
         size = max(len(self.prefix), len(other.prefix))
         out.prefix = [self.item(i) + other.item(i) for i in range(size)]
         out.rest = self.rest + other.rest

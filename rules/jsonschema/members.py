@@ -39,9 +39,10 @@ def _conditional_clash(ctx, parent, name: str, now: tuple, lines: tuple) -> bool
 def removed(ctx, parent, name: str) -> tuple[frozenset, bool]:
     """(breaks, whether the new schema declares the name via patternProperties/additional*)."""
     fallback, declared = content.fallback(parent.new, name)
-    # A declared name also meets every patternProperties schema its name matches.
-    old_schema = parent.old.props[name] + content.pattern_match(parent.old, name)
-    if old_schema == (False,) or (not ctx.strict and content.holds_no_object(parent.old)):
+    # A declared name also meets every patternProperties schema its name matches, and each
+    # additionalProperties or unevaluatedProperties that does not see its declaration.
+    old_schema = content.applying(parent.old, name)
+    if content.is_closed(old_schema) or (not ctx.strict and content.holds_no_object(parent.old)):
         # The name was forbidden, or the old object required a name it closed out: no data
         # held it (strict keeps Confluent's verdict).
         return frozenset(), declared
