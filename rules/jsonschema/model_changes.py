@@ -140,6 +140,8 @@ def _pinned_taken(ctx, old, name: str, schemas: tuple) -> bool:
     if old.enum is None or len(old.enum) > instances.MAX_VALUES:
         return False
     targets = ctx.new_flats.alternatives(schemas, old.line)
+    if any(keyword == "oneOf" for target in targets for keyword, _options, _index in target.choices):
+        return False  # a value two options accept fails oneOf: one accepting it is not enough
     return all(any(instances.accepts(target, document[name], format_assertion=ctx.options.format_assertion)
                    for target in targets)
                for document in old.enum.values() if isinstance(document, dict) and name in document)
