@@ -246,8 +246,10 @@ def _property(ctx, old: Flat, new: Flat, name: str, path: str, lines: tuple, see
     old_extra, new_extra = old_all[len(declared[0]):], new_all[len(declared[1]):]
     if content.is_closed(old_extra):
         # Another object's content model refused the name (a closed base beside the property):
-        # no old document held it, so nothing about it breaks backward.
-        yield from _one_way(ctx, Direction.FORWARD, ctx.check(walk(ctx, *declared, path, lines, seen, depth, anchor)))
+        # no old document held it, so nothing about it breaks backward, nor forward where the
+        # new object refuses it too.
+        if not content.is_closed(new_extra):
+            yield from _one_way(ctx, Direction.FORWARD, ctx.check(walk(ctx, *declared, path, lines, seen, depth, anchor)))
         return
     if len(old_extra) == len(new_extra) and all(map(lambda a, b: untouched.same(ctx, a, b), old_extra, new_extra)):
         yield from _backward_confirmed(ctx, old, name, both, declared, path, lines, depth, anchor,
