@@ -20,7 +20,7 @@ def changes(old: Flat, new: Flat, path: str, ctx=None) -> Iterator[tuple[str, st
     line = new.key_line("dependentRequired" if "dependentRequired" in new.lines else "dependencies")
     for first, second, kind in ((new, old, ADDED), (old, new, REMOVED)):
         for name, needs in first.dep_required.items():
-            extra = [n for n in needs if n not in second.dep_required.get(name, ())]
+            extra = [n for n in needs if n not in _required_with(second, name)]
             if kind == ADDED and kept is not None:
                 extra = [n for n in extra if not kept(name, n)]
             if extra:
@@ -30,9 +30,33 @@ def changes(old: Flat, new: Flat, path: str, ctx=None) -> Iterator[tuple[str, st
     for first, second, kind in ((new, old, ADDED), (old, new, REMOVED)):
         for name, schemas in first.dep_schemas.items():
             if name not in second.dep_schemas and not content.is_open(schemas) \
+                    and not _says_no_more(schemas, _required_with(second, name)) \
                     and not (kind == ADDED and kept is not None and kept(name, schemas=schemas)):
                 yield (kind, paths.keyword(path, "dependentSchemas", name),
                        f'"{name}" brings a dependent schema', line)
+
+
+def _required_with(flat: Flat, trigger: str) -> tuple:
+    """The names `flat` requires where `trigger` is present: its dependentRequired, and a
+    dependent schema that only requires names (`{"required": [...]}` says the same)."""
+    return flat.dep_required.get(trigger, ()) + (_only_required(flat.dep_schemas.get(trigger, ())) or ())
+
+
+def _says_no_more(schemas: tuple, required: tuple) -> bool:
+    """Whether dependent `schemas` only require names among `required` (the other side's)."""
+    names = _only_required(schemas)
+    return names is not None and set(names) <= set(required)
+
+
+def _only_required(schemas: tuple) -> tuple | None:
+    """The names `schemas` require when they say nothing else (annotations aside), else None."""
+    names: tuple = ()
+    for schema in schemas:
+        if not isinstance(schema, dict) or not isinstance(schema.get("required"), list) \
+                or any(key != "required" and key not in ANNOTATIONS for key in schema):
+            return None
+        names += tuple(schema["required"])
+    return names
 
 
 def _old_satisfies(old: Flat):
