@@ -50,7 +50,7 @@ def applying(flat: Flat, name: str, *, compared: frozenset = frozenset()) -> tup
     it (one merged in by allOf or $ref does not see the declarations beside it)."""
     matched = tuple(s for pattern, schemas in flat.pattern_props.items()
                     if pattern not in compared and find(pattern, name) for s in schemas)
-    return flat.props.get(name, ()) + matched + closing(flat, name)
+    return flat.props.get(name, ()) + matched + closing(flat, name) + flat.triggered.get(name, ())
 
 
 def fallback(flat: Flat, name: str) -> tuple[tuple, bool]:

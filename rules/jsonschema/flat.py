@@ -56,6 +56,10 @@ class Flat:
     rest: Schemas = ()
     dep_required: dict = field(default_factory=dict)  # name -> tuple of names
     dep_schemas: dict = field(default_factory=dict)  # name -> Schemas
+    # name -> what its own dependent schema's content model asks of it wherever it is present
+    # (an additionalProperties or unevaluatedProperties there does not see the object's
+    # `properties`: `{"properties": {"cvv": ...}, "additionalProperties": false}` refuses it)
+    triggered: dict = field(default_factory=dict)
     nots: Schemas = ()
     contains: Schemas | None = None
     property_names: Schemas = ()
@@ -123,9 +127,9 @@ class Flat:
         out.patterns, out.formats = self.patterns | other.patterns, self.formats | other.formats
         out.unique = self.unique or other.unique
         out.required = {**self.required, **{k: v for k, v in other.required.items() if k not in self.required}}
-        out.props = _join(self.props, other.props)
+        out.props = join_schemas(self.props, other.props)
         out.prop_lines = {**other.prop_lines, **self.prop_lines}
-        out.pattern_props = _join(self.pattern_props, other.pattern_props)
+        out.pattern_props = join_schemas(self.pattern_props, other.pattern_props)
         out.additional = self.additional + other.additional
         out.closures = self.closures + other.closures
         # once each: a schema reached twice (allOf of two that share a base) holds one keyword
@@ -136,7 +140,8 @@ class Flat:
         out.rest = self.rest + other.rest
         out.dep_required = {k: tuple(dict.fromkeys(self.dep_required.get(k, ()) + other.dep_required.get(k, ())))
                             for k in {**self.dep_required, **other.dep_required}}
-        out.dep_schemas = _join(self.dep_schemas, other.dep_schemas)
+        out.dep_schemas = join_schemas(self.dep_schemas, other.dep_schemas)
+        out.triggered = join_schemas(self.triggered, other.triggered)
         out.nots = self.nots + other.nots
         out.contains = other.contains if self.contains is None else (
             self.contains if other.contains is None else self.contains + other.contains)
@@ -171,7 +176,8 @@ def bound_key(bound: tuple, lower: bool) -> tuple:
     return (value, (1 if exclusive else 0) if lower else (-1 if exclusive else 0))
 
 
-def _join(a: dict, b: dict) -> dict:
+def join_schemas(a: dict, b: dict) -> dict:
+    """Each key's schemas from both (all must hold)."""
     out = dict(a)
     for key, schemas in b.items():
         out[key] = out.get(key, ()) + schemas

@@ -5,10 +5,10 @@ import dataclasses
 
 from ..limits import MAX_JSONSCHEMA_ALTERNATIVES
 from ..model import SchemaError
-from . import values
+from . import content, values
 from .drafts import Draft
 from .flat import (CONTAINS_COUNTS, LOWER_BOUNDS, UPPER_BOUNDS, Flat, Unevaluated, anything, bound_key,
-                   nothing)
+                   join_schemas, nothing)
 from .keywords import ANNOTATIONS
 from .parse import Parsed
 from .refs import External
@@ -80,7 +80,22 @@ class Flattener:
                 result = self._product(result, options, line)
         if "unevaluatedProperties" in node and self.doc.draft.reads("unevaluatedProperties"):
             result = [self._unevaluated(flat, node["unevaluatedProperties"]) for flat in result]
-        return result
+        return [self._triggered(flat, node) for flat in result]
+
+    def _triggered(self, flat: Flat, node: dict) -> Flat:
+        """`flat` with what each dependent schema of `node` itself asks of its own trigger
+        through its content model, where it has one alternative (one of several: not sure)."""
+        asks = {}
+        for trigger, schemas in _dependent_schemas(node, self.doc.draft).items():
+            try:
+                alternatives = self.alternatives(schemas, flat.line)
+            except TooManyAlternatives:
+                continue
+            if len(alternatives) == 1 and trigger not in alternatives[0].props:
+                closes = content.closing(alternatives[0], trigger)
+                if closes:
+                    asks[trigger] = closes
+        return dataclasses.replace(flat, triggered=join_schemas(flat.triggered, asks)) if asks else flat
 
     def _unevaluated(self, flat: Flat, schema) -> Flat:
         """`flat`, an alternative of an object with `unevaluatedProperties`, holding the keyword
@@ -210,6 +225,18 @@ def _items(flat: Flat, read: dict, node: dict, draft: Draft) -> None:
     flat.rest = (read[rest_keyword],) if rest_keyword in read else ()
     if rest_keyword in read:
         flat.lines.setdefault("items", node.key_line(rest_keyword))
+
+
+def _dependent_schemas(node: dict, draft: Draft) -> dict:
+    """Trigger name -> the dependent schemas `node` itself states (draft-07 `dependencies` with
+    a schema, `dependentSchemas`), as its draft reads them."""
+    found: dict = {}
+    for keyword in ("dependencies", "dependentSchemas"):
+        if keyword in node and draft.reads(keyword) and isinstance(node[keyword], dict):
+            for name, value in node[keyword].items():
+                if not isinstance(value, list):
+                    found[name] = found.get(name, ()) + (value,)
+    return found
 
 
 def _dependencies(flat: Flat, node: dict) -> None:

@@ -22,8 +22,8 @@ MESSAGE = 'Type of "{path}" was narrowed from {old} to {new}.'
 # Nothing valid is rarely a `type` edit: say where such a rejection can come from.
 NOTHING = (' No value is valid there now: look for a `false` schema, keywords that contradict each'
            ' other, or (for a property) an `additionalProperties`, `unevaluatedProperties` or'
-           ' `patternProperties` that applies to its name; one in an allOf/$ref schema does not see'
-           ' the properties declared beside it.')
+           ' `patternProperties` that applies to its name; one in an allOf, $ref or dependent schema'
+           ' does not see the properties declared beside it.')
 NAMES = "/propertyNames"  # the path of a `propertyNames` schema ends so
 
 
