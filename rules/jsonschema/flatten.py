@@ -84,14 +84,18 @@ class Flattener:
 
     def _triggered(self, flat: Flat, node: dict) -> Flat:
         """`flat` with what each dependent schema of `node` itself asks of its own trigger
-        through its content model, where it has one alternative (one of several: not sure)."""
+        through its content model, where it has one alternative (one of several: not sure,
+        unless each refuses the trigger: then no object holds it, as where the dependent
+        schema is `false` or `{"not": {}}`)."""
         asks = {}
         for trigger, schemas in _dependent_schemas(node, self.doc.draft).items():
             try:
                 alternatives = self.alternatives(schemas, flat.line)
             except TooManyAlternatives:
                 continue
-            if len(alternatives) == 1 and trigger not in alternatives[0].props:
+            if all(_refuses(each, trigger) for each in alternatives):
+                asks[trigger] = (False,)
+            elif len(alternatives) == 1 and trigger not in alternatives[0].props:
                 closes = content.closing(alternatives[0], trigger)
                 if closes:
                     asks[trigger] = closes
@@ -225,6 +229,20 @@ def _items(flat: Flat, read: dict, node: dict, draft: Draft) -> None:
     flat.rest = (read[rest_keyword],) if rest_keyword in read else ()
     if rest_keyword in read:
         flat.lines.setdefault("items", node.key_line(rest_keyword))
+
+
+def _refuses(flat: Flat, name: str) -> bool:
+    """Whether no object holding `name` is valid under `flat`: nothing is (`false`, no type
+    left, a `not` of a schema every value meets or of `{"required": [name]}`), or `name` meets a
+    `false` there."""
+    if flat.empty or any(content.is_open((schema,)) or _requires_only(schema, name) for schema in flat.nots):
+        return True
+    return content.is_closed(flat.props.get(name, ()) + content.pattern_match(flat, name)) or \
+        (name not in flat.props and content.closes_out(flat, name))
+
+
+def _requires_only(schema, name: str) -> bool:
+    return isinstance(schema, dict) and schema.keys() == {"required"} and schema["required"] == [name]
 
 
 def _dependent_schemas(node: dict, draft: Draft) -> dict:
