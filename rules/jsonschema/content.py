@@ -130,8 +130,7 @@ def holds_no_object(flat: Flat) -> bool:
 def closes_out(flat: Flat, name: str) -> bool:
     """Whether a present `name` that `properties` does not declare surely fails: a `false` it
     surely meets (an `unevaluatedProperties` that may not meet it does not count)."""
-    matched = pattern_match(flat, name)
-    return is_closed(matched or additional_closing(flat, name) + unevaluated(flat, name)[0])
+    return is_closed(pattern_match(flat, name) or closing(flat, name))
 
 
 def _shape(schemas: tuple) -> str | None:

@@ -64,7 +64,8 @@ class Flattener:
             self._active.discard(id(node))
 
     def _combine(self, node: dict, line: int) -> list[Flat]:
-        result = [own(node, self.doc.draft, getattr(node, "line", line))]
+        stated = own(node, self.doc.draft, getattr(node, "line", line))
+        result = [stated]
         if not self.doc.refs.is_plain_ref(node):  # each reference applies beside the siblings
             for keyword in self.doc.refs.keywords_in(node):
                 target = self.doc.refs.target(node, keyword)
@@ -80,17 +81,20 @@ class Flattener:
                 result = self._product(result, options, line)
         if "unevaluatedProperties" in node and self.doc.draft.reads("unevaluatedProperties"):
             result = [self._unevaluated(flat, node["unevaluatedProperties"]) for flat in result]
-        return [self._triggered(flat, node) for flat in result]
+        asks = self._triggered(stated.dep_schemas, stated.line) if stated.dep_schemas else {}
+        if not asks:
+            return result
+        return [dataclasses.replace(flat, triggered=join_schemas(flat.triggered, asks)) for flat in result]
 
-    def _triggered(self, flat: Flat, node: dict) -> Flat:
-        """`flat` with what each dependent schema of `node` itself asks of its own trigger
-        through its content model, where it has one alternative (one of several: not sure,
-        unless each refuses the trigger: then no object holds it, as where the dependent
-        schema is `false` or `{"not": {}}`)."""
+    def _triggered(self, dependent: dict, line: int) -> dict:
+        """Trigger -> what its own dependent schema (of `dependent`, an object's) asks of it
+        through its content model, where that has one alternative (one of several: not sure,
+        unless each refuses the trigger: then no object holds it, as where the dependent schema
+        is `false` or `{"not": {}}`)."""
         asks = {}
-        for trigger, schemas in _dependent_schemas(node, self.doc.draft).items():
+        for trigger, schemas in dependent.items():
             try:
-                alternatives = self.alternatives(schemas, flat.line)
+                alternatives = self.alternatives(schemas, line)
             except TooManyAlternatives:
                 continue
             if all(_refuses(each, trigger) for each in alternatives):
@@ -99,7 +103,7 @@ class Flattener:
                 closes = content.closing(alternatives[0], trigger)
                 if closes:
                     asks[trigger] = closes
-        return dataclasses.replace(flat, triggered=join_schemas(flat.triggered, asks)) if asks else flat
+        return asks
 
     def _unevaluated(self, flat: Flat, schema) -> Flat:
         """`flat`, an alternative of an object with `unevaluatedProperties`, holding the keyword
@@ -243,18 +247,6 @@ def _refuses(flat: Flat, name: str) -> bool:
 
 def _requires_only(schema, name: str) -> bool:
     return isinstance(schema, dict) and schema.keys() == {"required"} and schema["required"] == [name]
-
-
-def _dependent_schemas(node: dict, draft: Draft) -> dict:
-    """Trigger name -> the dependent schemas `node` itself states (draft-07 `dependencies` with
-    a schema, `dependentSchemas`), as its draft reads them."""
-    found: dict = {}
-    for keyword in ("dependencies", "dependentSchemas"):
-        if keyword in node and draft.reads(keyword) and isinstance(node[keyword], dict):
-            for name, value in node[keyword].items():
-                if not isinstance(value, list):
-                    found[name] = found.get(name, ()) + (value,)
-    return found
 
 
 def _dependencies(flat: Flat, node: dict) -> None:
